@@ -1,0 +1,65 @@
+"""Read the YAML type-check cases, so the runtime-truth test runs exactly what mypy saw."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+TYPECHECK = Path(__file__).parent / "typecheck"
+PLACEHOLDER = re.compile(r"\{\{\s*(\w+)\s*\}\}")
+# A line the type check reports as this misuse: the plugin's error or note, or the stubs' error.
+MISUSE_LINE = re.compile(
+    r"^main:(\d+): (?:error|note): "
+    r'(?:"\w+\.to_device" does not accept a stream|Argument "stream" to "to_device" of "Array")'
+)
+
+
+@dataclass
+class Case:
+    name: str
+    main: str
+    files: dict[str, str] = field(default_factory=dict)
+    out: list[str] = field(default_factory=list)
+    mypy_config: str = ""
+    runtime: str | None = None
+    runtime_reason: str | None = None
+
+    @property
+    def misuse_lines(self) -> list[int]:
+        """Lines of ``main`` that the type check reports as a stream passed to to_device."""
+        return sorted({int(m.group(1)) for line in self.out if (m := MISUSE_LINE.match(line))})
+
+    @property
+    def uses_plugin(self) -> bool:
+        return "mypy_plugin" in self.mypy_config
+
+
+def render(text: str, params: dict[str, str]) -> str:
+    return PLACEHOLDER.sub(lambda m: str(params[m.group(1)]), text)
+
+
+def load_cases(folder: Path = TYPECHECK) -> list[Case]:
+    """Every case of every YAML file, one per parametrized entry, named like pytest names them."""
+    cases = []
+    for path in sorted(folder.glob("*.yml")):
+        for raw in yaml.safe_load(path.read_text(encoding="utf-8")):
+            for params in raw.get("parametrized") or [{}]:
+                suffix = ",".join(f"{k}={v}" for k, v in params.items())
+                cases.append(
+                    Case(
+                        name=f"{path.stem}::{raw['case']}" + (f"[{suffix}]" if suffix else ""),
+                        main=render(raw["main"], params),
+                        files={
+                            f["path"]: render(f.get("content", ""), params)
+                            for f in raw.get("files", [])
+                        },
+                        out=render(raw.get("out", ""), params).splitlines(),
+                        mypy_config=raw.get("mypy_config", ""),
+                        runtime=raw.get("runtime"),
+                        runtime_reason=raw.get("runtime_reason"),
+                    )
+                )
+    return cases

@@ -1,0 +1,87 @@
+"""Every YAML case runs under real JAX on the CPU, and the runtime agrees with the type check.
+
+- a line reported as a stream passed to ``to_device`` raises JAX's
+  ``NotImplementedError("stream argument of array.to_device()")`` from that very line;
+- a case with no diagnostic runs to the end;
+- anything else (another library's error, a silenced line) states its outcome in the case
+  (``runtime:``) and, where the type check accepts a failing call, says why (``runtime_reason:``).
+"""
+
+from __future__ import annotations
+
+import runpy
+import sys
+import traceback
+from pathlib import Path
+
+import pytest
+
+from cases import Case, load_cases
+
+JAX_STREAM_ERROR = "stream argument of array.to_device()"
+CASES = load_cases()
+
+
+def expected_outcome(case: Case) -> str:
+    """``runs`` or an exception class name, derived from the type check's output."""
+    if case.misuse_lines:
+        assert case.runtime in (None, "NotImplementedError"), "a reported misuse must raise"
+        return "NotImplementedError"
+    if not case.out and case.runtime not in (None, "runs"):
+        assert case.runtime_reason, "an accepted call that fails needs a runtime_reason"
+    if case.runtime is None:
+        assert not case.out, "a case with other diagnostics must state its runtime outcome"
+        return "runs"
+    return case.runtime
+
+
+def run_snippet(case: Case, folder: Path) -> BaseException | None:
+    """Run ``main`` with its ``files`` importable, as a fresh ``__main__``; return what it raised."""
+    for relative, content in case.files.items():
+        target = folder / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+    main = folder / "main.py"
+    main.write_text(case.main, encoding="utf-8")
+    modules_before = set(sys.modules)
+    sys.path.insert(0, str(folder))
+    try:
+        runpy.run_path(str(main), run_name="__main__")
+    except Exception as error:  # the outcome under test
+        return error
+    finally:
+        sys.path.remove(str(folder))
+        for name in set(sys.modules) - modules_before:
+            module_file = getattr(sys.modules[name], "__file__", None) or ""
+            if module_file.startswith(str(folder)):
+                del sys.modules[name]
+    return None
+
+
+def raising_line(error: BaseException, main: Path) -> int | None:
+    """The last line of ``main`` on the traceback: where the snippet called into JAX."""
+    lines = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == str(main)]
+    return lines[-1] if lines else None
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_runtime_agrees_with_the_type_check(case: Case, tmp_path: Path) -> None:
+    assert len(case.misuse_lines) <= 1, "one misuse per case, so each one is run"
+    expected = expected_outcome(case)
+    error = run_snippet(case, tmp_path)
+    if expected == "runs":
+        assert error is None, f"accepted by the type check but raised {error!r}"
+        return
+    assert error is not None, f"expected {expected} at run time, but the snippet ran"
+    assert type(error).__name__ == expected, repr(error)
+    if case.misuse_lines or (expected == "NotImplementedError" and case.runtime_reason):
+        assert str(error) == JAX_STREAM_ERROR
+    if case.misuse_lines:
+        assert raising_line(error, tmp_path / "main.py") == case.misuse_lines[0]
+
+
+def test_every_case_file_is_loaded() -> None:
+    assert len(CASES) >= 50
+    assert {c.name.split("::")[0] for c in CASES} >= {
+        "test_receivers", "test_streams", "test_untouched", "test_config",
+    }

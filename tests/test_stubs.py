@@ -1,0 +1,109 @@
+"""The committed stubs are exactly what the generator makes, and differ from JAX in one line."""
+
+from __future__ import annotations
+
+import difflib
+import importlib.util
+import io
+import subprocess
+import sys
+import zipfile
+from contextlib import redirect_stderr
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+STUBS = REPO / "jax_stubs"
+TARGET = (STUBS / "JAX_VERSION").read_text().strip()
+
+
+def load_generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("generate_stubs", REPO / "scripts/generate_stubs.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["generate_stubs"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+generator = load_generator()
+
+
+@pytest.fixture(scope="session")
+def jax_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel of the JAX release the committed stubs target, fetched once by pip."""
+    return generator.download_wheel(TARGET, tmp_path_factory.mktemp("wheel"))
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_committed_stubs_are_regenerated_identically(jax_wheel: Path, tmp_path: Path) -> None:
+    out = tmp_path / "jax_stubs"
+    assert generator.main(["--jax", TARGET, "--wheel", str(jax_wheel), "--out", str(out)]) == 0
+    assert tree(out) == tree(STUBS)
+
+
+def test_only_the_stream_line_differs_from_jax(jax_wheel: Path) -> None:
+    own = generator.jax_stub_files(jax_wheel)
+    ours = {str(p.relative_to(STUBS)): p.read_text() for p in STUBS.rglob("*.pyi")}
+    assert set(ours) == set(own), "every .pyi file JAX ships, and no other"
+    changed = []
+    for name, text in own.items():
+        diff = [
+            line for line in difflib.unified_diff(text.splitlines(), ours[name].splitlines(), n=0)
+            if line[:1] in "+-" and not line.startswith(("+++", "---"))
+        ]
+        changed += [(name, line) for line in diff]
+    assert [name for name, _ in changed] == ["_src/basearray.pyi"] * 2
+    removed, added = changed[0][1], changed[1][1]
+    assert removed.startswith("-") and "stream:" in removed and "stream: None" not in removed
+    assert added == "+" + removed[1:].replace(
+        removed[removed.index("stream:"):removed.index(")")], "stream: None = None"
+    )
+
+
+def test_stub_folder_layout() -> None:
+    assert (STUBS / "py.typed").read_text() == "partial\n"
+    assert not (STUBS / "__init__.pyi").exists(), "a top-level __init__.pyi breaks every checker"
+
+
+@pytest.mark.parametrize(
+    "signature",
+    [
+        "  def to_device(self, device: Device | Sharding, *,\n                stream: int | Any | None = ...) -> Array: ...\n",
+        # jax 0.4.31 declared the keyword without a default
+        "  def to_device(self, device: Device | Sharding, *,\n                stream: int | Any | None) -> Array: ...\n",
+        "  def to_device(self, device: Device, *, stream: int | Any | None = ...) -> Array: ...\n",
+    ],
+)
+def test_refinement_of_each_known_declaration(signature: str) -> None:
+    text = "class Array:\n" + signature + "  def other(self, stream: int) -> None: ...\n"
+    refined = generator.refine(text)
+    assert "stream: None = None) -> Array" in refined
+    assert "def other(self, stream: int)" in refined
+
+
+def test_missing_anchor_is_a_one_line_error(tmp_path: Path) -> None:
+    wheel = tmp_path / "jax-0.0.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr("jax/_src/basearray.pyi", "class Array:\n  def copy(self) -> Array: ...\n")
+    stderr = io.StringIO()
+    with redirect_stderr(stderr):
+        code = generator.main(["--jax", "0.0.0", "--wheel", str(wheel), "--out", str(tmp_path / "o")])
+    assert code == 2
+    message = stderr.getvalue()
+    assert message.count("\n") == 1 and "anchor not found" in message and "Traceback" not in message
+
+
+def test_unknown_release_is_a_one_line_error(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, str(REPO / "scripts/generate_stubs.py"), "--jax", "0.0.999", "--out", str(tmp_path / "o")],
+        capture_output=True, text=True,
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith("generate_stubs: error: pip could not fetch the jax 0.0.999 wheel")
+    assert "Traceback" not in result.stderr
