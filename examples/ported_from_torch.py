@@ -25,7 +25,7 @@ def from_cupy(batch: jax.Array, device: jax.Device, cupy_stream: Any) -> jax.Arr
 def fixed(batch: jax.Array, device: jax.Device) -> jax.Array:
     # What to write instead: no stream; order with the other library by synchronising.
     moved = batch.to_device(device)
-    return jax.block_until_ready(moved)
+    return moved.block_until_ready()
 
 
 if __name__ == "__main__":

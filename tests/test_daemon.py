@@ -1,6 +1,7 @@
-"""mypy's daemon and incremental mode keep the targeted error correct across edits.
+"""mypy's daemon (what editors run) and incremental mode keep the targeted error correct.
 
-pytest-mypy-plugins runs each case once in a fresh process, so these are scripted here.
+pytest-mypy-plugins runs each case once in a fresh process, so these are scripted here. One
+daemon serves the module, so JAX is loaded once; each test writes its own package.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -18,11 +19,7 @@ BIN = Path(sys.executable).parent
 CODE = "[jax-to-device-stream]"
 MISUSE = "import jax\nimport jax.numpy as jnp\n\njnp.zeros(3).to_device(jax.devices()[0], stream=0)\n"
 FIXED = "import jax\nimport jax.numpy as jnp\n\njnp.zeros(3).to_device(jax.devices()[0])\n"
-
-
-def project(folder: Path, cache: Path) -> Path:
-    (folder / "mypy.ini").write_text(f"[mypy]\nplugins = mypy_plugin\ncache_dir = {cache}\n")
-    return folder
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
 
 @pytest.fixture(scope="module")
@@ -30,58 +27,114 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return Path(os.environ.get("JAX_STUBS_TEST_MYPY_CACHE") or tmp_path_factory.mktemp("cache"))
 
 
-@pytest.fixture
-def dmypy(tmp_path: Path, cache: Path) -> Iterator[tuple[Path, callable]]:
-    folder = project(tmp_path, cache)
-    status = folder / ".dmypy.json"
+def write_config(folder: Path, cache: Path) -> Path:
+    (folder / "mypy.ini").write_text(f"[mypy]\nplugins = mypy_plugin\ncache_dir = {cache}\n")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def daemon(tmp_path_factory: pytest.TempPathFactory, cache: Path) -> Iterator[tuple[Path, Run]]:
+    folder = write_config(tmp_path_factory.mktemp("daemon"), cache)
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [str(BIN / "dmypy"), "--status-file", str(status), *args],
-            cwd=folder, capture_output=True, text=True, timeout=300,
+            [str(BIN / "dmypy"), "--status-file", str(folder / ".dmypy.json"), *args],
+            cwd=folder, capture_output=True, text=True, timeout=900,
         )
 
     yield folder, run
     run("stop")
 
 
-def test_daemon_reports_drops_and_reports_again(dmypy: tuple[Path, callable]) -> None:
-    folder, run = dmypy
-    (folder / "main.py").write_text(MISUSE)
-    first = run("run", "--", "main.py")
-    assert first.returncode == 1 and f"main.py:4: error:" in first.stdout and CODE in first.stdout
-    (folder / "main.py").write_text(FIXED)
-    fixed = run("run", "--", "main.py")
+class Package:
+    """A package of one test's modules inside the daemon's folder."""
+
+    def __init__(self, root: Path, name: str) -> None:
+        self.root, self.name = root, name
+        (root / name).mkdir()
+        (root / name / "__init__.py").write_text("")
+
+    def write(self, module: str, text: str) -> str:
+        (self.root / self.name / f"{module}.py").write_text(text.replace("PKG", self.name))
+        return f"{self.name}/{module}.py"
+
+
+@pytest.fixture
+def package(daemon: tuple[Path, Run], request: pytest.FixtureRequest) -> Package:
+    return Package(daemon[0], request.node.name.replace("test_", "p_", 1))
+
+
+@pytest.fixture
+def dmypy(daemon: tuple[Path, Run]) -> Run:
+    return daemon[1]
+
+
+def test_daemon_reports_drops_and_reports_again(package: Package, dmypy: Run) -> None:
+    main = package.write("main", MISUSE)
+    first = dmypy("run", "--", main)
+    assert first.returncode == 1 and f"{main}:4: error:" in first.stdout and CODE in first.stdout
+    package.write("main", FIXED)
+    fixed = dmypy("run", "--", main)
     assert fixed.returncode == 0 and "Success" in fixed.stdout, fixed.stdout + fixed.stderr
-    (folder / "main.py").write_text(MISUSE)
-    again = run("run", "--", "main.py")
+    package.write("main", MISUSE)
+    again = dmypy("run", "--", main)
     assert again.returncode == 1 and CODE in again.stdout
 
 
-def test_daemon_follows_a_changed_import_across_files(dmypy: tuple[Path, callable]) -> None:
-    folder, run = dmypy
-    (folder / "arrays.py").write_text("import jax\n\nclass Batch(jax.Array): ...\n")
-    (folder / "main.py").write_text(
-        "import jax\nfrom arrays import Batch\n\n"
-        "def move(x: Batch) -> jax.Array:\n    return x.to_device(jax.devices()[0], stream=1)\n"
-    )
-    first = run("run", "--", "main.py", "arrays.py")
+def test_daemon_follows_a_base_class_in_another_file(package: Package, dmypy: Run) -> None:
+    files = [
+        package.write("arrays", "import jax\n\nclass Batch(jax.Array): ...\n"),
+        package.write(
+            "main",
+            "import jax\nfrom PKG.arrays import Batch\n\n"
+            "def move(x: Batch) -> jax.Array:\n    return x.to_device(jax.devices()[0], stream=1)\n",
+        ),
+    ]
+    first = dmypy("run", "--", *files)
     assert first.returncode == 1 and '"Batch.to_device"' in first.stdout
     # Batch now brings its own to_device: the plugin must step back.
-    (folder / "arrays.py").write_text(
+    package.write(
+        "arrays",
         "import jax\nfrom typing import Any\n\nclass Batch(jax.Array):\n"
         "    def to_device(self, device: Any, *, stream: Any = None) -> jax.Array:  # type: ignore[override]\n"
-        "        return self\n"
+        "        return self\n",
     )
-    second = run("run", "--", "main.py", "arrays.py")
+    second = dmypy("run", "--", *files)
     assert second.returncode == 0, second.stdout
-    (folder / "arrays.py").write_text("import jax\n\nclass Batch(jax.Array): ...\n")
-    third = run("run", "--", "main.py", "arrays.py")
+    package.write("arrays", "import jax\n\nclass Batch(jax.Array): ...\n")
+    third = dmypy("run", "--", *files)
     assert third.returncode == 1 and '"Batch.to_device"' in third.stdout
 
 
+def test_daemon_follows_an_import_that_changes_the_receiver(package: Package, dmypy: Run) -> None:
+    buffers = package.write(
+        "buffers",
+        "import jax\n\nclass HostBuffer:\n"
+        "    def to_device(self, device: object, *, stream: object = None) -> None: ...\n",
+    )
+    body = "\n\ndef move(x: Buffer) -> None:\n    x.to_device(0, stream=1)\n"
+    main = package.write("main", "from PKG.buffers import HostBuffer as Buffer" + body)
+    assert dmypy("run", "--", main, buffers).returncode == 0
+    package.write("main", "from jax import Array as Buffer" + body)
+    switched = dmypy("run", "--", main, buffers)
+    assert switched.returncode == 1 and CODE in switched.stdout, switched.stdout + switched.stderr
+    package.write("main", "from PKG.buffers import HostBuffer as Buffer" + body)
+    assert dmypy("run", "--", main, buffers).returncode == 0
+
+
+def test_daemon_in_editor_mode_points_at_the_stream(package: Package, dmypy: Run) -> None:
+    """The editor integrations ask for columns, error ends and JSON lines."""
+    main = package.write("main", MISUSE)
+    result = dmypy("run", "--", "--show-column-numbers", "--show-error-end", "-O", "json", main)
+    assert result.returncode == 1, result.stderr
+    [report] = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    stream_value = MISUSE.splitlines()[3].index("stream=0") + len("stream=")
+    assert (report["line"], report["column"], report["code"]) == (4, stream_value, "jax-to-device-stream")
+    assert report["severity"] == "error" and "NotImplementedError" in report["message"]
+
+
 def test_incremental_run_reports_from_a_warm_cache(tmp_path: Path, cache: Path) -> None:
-    folder = project(tmp_path, cache)
+    folder = write_config(tmp_path, cache)
     (folder / "main.py").write_text(MISUSE)
     runs = [
         subprocess.run([str(BIN / "mypy"), "main.py"], cwd=folder, capture_output=True, text=True)

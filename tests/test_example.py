@@ -1,0 +1,38 @@
+"""The README's demo: mypy reports the shipped example exactly as the README shows, and the
+example fails at run time on the line mypy reports."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE = REPO / "examples" / "ported_from_torch.py"
+BIN = Path(sys.executable).parent
+
+
+def mypy_on_examples() -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(BIN / "mypy"), "examples/"], cwd=REPO, capture_output=True, text=True
+    )
+
+
+def test_demo_output_is_what_the_readme_shows() -> None:
+    result = mypy_on_examples()
+    assert result.returncode == 1, result.stdout + result.stderr
+    readme = (REPO / "README.md").read_text()
+    shown = re.search(r"```\n(examples/ported_from_torch\.py:.*?)```", readme, re.DOTALL)
+    assert shown is not None, "the README shows the demo's output"
+    assert result.stdout == shown.group(1)
+    assert result.stdout.count("[jax-to-device-stream]") == 2
+
+
+def test_example_raises_where_mypy_reports() -> None:
+    reported = [int(n) for n in re.findall(r"ported_from_torch\.py:(\d+): error", mypy_on_examples().stdout)]
+    run = subprocess.run([sys.executable, str(EXAMPLE)], capture_output=True, text=True)
+    assert run.returncode == 1
+    assert run.stderr.rstrip().endswith("NotImplementedError: stream argument of array.to_device()")
+    raising = [int(n) for n in re.findall(rf'File "{re.escape(str(EXAMPLE))}", line (\d+)', run.stderr)]
+    assert raising[-1] == reported[0]
