@@ -10,3 +10,6 @@ STREAM = "stream"
 """The keyword-only parameter of ``to_device`` that must stay ``None``."""
 
 OBJECT = "builtins.object"
+
+JAX_PACKAGE = "jax."
+"""Prefix of every function and method JAX defines (``jax.numpy.zeros``, ``jax._src...``)."""

@@ -6,14 +6,15 @@ import sys
 from typing import Any, Callable
 
 from mypy.options import Options
-from mypy.plugin import MethodContext, MethodSigContext, Plugin, ReportConfigContext
+from mypy.plugin import FunctionContext, MethodContext, MethodSigContext, Plugin, ReportConfigContext
 from mypy.types import FunctionLike, Type
 
-from mypy_plugin import __version__, fullnames, versions
+from mypy_plugin import __version__, errorcodes, fullnames, messages
 from mypy_plugin.to_device import check_stream, widen_stream
+from mypy_plugin.versions import Diagnosis
 
-MINIMUM_MYPY = (1, 11)
-"""The oldest mypy release the plugin is tested with."""
+MINIMUM_MYPY = (1, 19)
+"""The oldest mypy release the plugin is tested with (see tests/matrix.py)."""
 
 SIGNATURE_HOOKS: dict[str, Callable[[MethodSigContext], FunctionLike]] = {
     fullnames.TO_DEVICE: widen_stream,
@@ -29,15 +30,19 @@ def method_name(fullname: str) -> str:
 
 
 class JaxToDevicePlugin(Plugin):
-    """Reports ``jax.Array.to_device(..., stream=...)`` under ``jax-to-device-stream``."""
+    """Reports ``jax.Array.to_device(..., stream=...)`` under ``jax-to-device-stream``.
+
+    When the installed JAX is not the release the stubs describe, it also reports that once
+    per run, at the first call into JAX, under ``jax-stubs-mismatch``.
+    """
 
     def __init__(self, options: Options) -> None:
         super().__init__(options)
-        self._config_data = {
-            "plugin": __version__,
-            "jax": versions.installed_jax(),
-            "stubs": versions.stubs_target(versions.stub_folder()),
-        }
+        self.diagnosis = Diagnosis.of_this_environment()
+        self._config_data = {"plugin": __version__, **self.diagnosis.config_data()}
+        self._mismatch_reported = False
+        for problem in self.diagnosis.environment_problems():
+            print(messages.PREFIX + problem, file=sys.stderr)
 
     def get_method_signature_hook(
         self, fullname: str
@@ -45,10 +50,41 @@ class JaxToDevicePlugin(Plugin):
         return SIGNATURE_HOOKS.get(method_name(fullname))
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
-        return METHOD_HOOKS.get(method_name(fullname))
+        hook = METHOD_HOOKS.get(method_name(fullname))
+        if self.diagnosis.mismatch and calls_into_jax(fullname):
+            return self._with_mismatch_report(hook)
+        return hook
+
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        if self.diagnosis.mismatch and calls_into_jax(fullname):
+            return self._with_mismatch_report(None)
+        return None
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         return self._config_data
+
+    def _with_mismatch_report(self, hook: Callable[[Any], Type] | None) -> Callable[[Any], Type]:
+        """``hook``, preceded by the mismatch error if this run has not reported it yet."""
+
+        def report_then_run(ctx: FunctionContext | MethodContext) -> Type:
+            if not self._mismatch_reported and self.diagnosis.mismatch and reports_here(ctx.api):
+                self._mismatch_reported = True
+                ctx.api.fail(self.diagnosis.mismatch, ctx.context, code=errorcodes.JAX_STUBS_MISMATCH)
+            return hook(ctx) if hook is not None else ctx.default_return_type
+
+        return report_then_run
+
+
+def calls_into_jax(fullname: str) -> bool:
+    return fullname.startswith(fullnames.JAX_PACKAGE)
+
+
+def reports_here(api: object) -> bool:
+    """Whether an error reported now would be shown: not inside JAX's or another installed
+    library's own code, whose errors mypy silences. Read defensively: when mypy's internals
+    do not say, assume it would."""
+    errors = getattr(getattr(api, "msg", None), "errors", None)
+    return getattr(errors, "file", None) not in getattr(errors, "ignored_files", ())
 
 
 def parse_version(version: str) -> tuple[int, ...]:
@@ -65,10 +101,6 @@ def plugin_for_mypy(version: str) -> type[Plugin]:
     """The plugin class, or mypy's no-op base class (with a warning) on a too-old mypy."""
     if parse_version(version) < MINIMUM_MYPY:
         minimum = ".".join(map(str, MINIMUM_MYPY))
-        print(
-            f"mypy_plugin: mypy {version} is older than {minimum}, the oldest supported "
-            f"release; the jax-to-device-stream check is off. Upgrade: pip install 'mypy>={minimum}'",
-            file=sys.stderr,
-        )
+        print(messages.PREFIX + messages.unsupported_mypy(version, minimum), file=sys.stderr)
         return Plugin
     return JaxToDevicePlugin

@@ -6,7 +6,7 @@
 Fetches that release's wheel with pip (nothing is installed), copies every ``.pyi`` file it
 ships (pyright needs all of them in a partial stub package), types ``stream`` on
 ``Array.to_device`` as ``None = None``, writes ``py.typed`` (``partial``) and ``JAX_VERSION``,
-and points ``pyproject.toml`` at that release. Exits with a message, never a traceback, when
+and points the package (its version and its ``jax`` pin) at that release. Exits with a message, never a traceback, when
 pip fails or the anchor line is not where it is expected.
 """
 
@@ -24,6 +24,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 STUBS = REPO / "jax_stubs"
 PYPROJECT = REPO / "pyproject.toml"
+PLUGIN_INIT = REPO / "mypy_plugin" / "__init__.py"
 
 REFINED_FILE = "_src/basearray.pyi"
 REFINED_STREAM = "stream: None = None"
@@ -98,14 +99,17 @@ def write_stubs(files: dict[str, str], version: str, out: Path) -> None:
     (out / "JAX_VERSION").write_text(f"{version}\n", encoding="utf-8")
 
 
-def retarget_pyproject(version: str, path: Path = PYPROJECT) -> None:
-    """Make the distribution's version and its ``jax`` pin follow the stubs' release."""
-    text = path.read_text(encoding="utf-8")
-    text, versions = re.subn(r'(?m)^version = "[^"]*"', f'version = "{version}.0"', text, count=1)
-    text, pins = re.subn(r'"jax==[^"]*"', f'"jax=={version}"', text)
-    if versions != 1 or pins < 1:
-        raise GenerationError(f"{path} has no 'version = ...' line or no \"jax==...\" pin to update")
-    path.write_text(text, encoding="utf-8")
+def retarget_package(version: str, pyproject: Path = PYPROJECT, init: Path = PLUGIN_INIT) -> None:
+    """Make the distribution's version (``<jax>.0``) and its ``jax`` pin follow the stubs."""
+    edits = [
+        (init, r'(?m)^__version__ = "[^"]*"', f'__version__ = "{version}.0"'),
+        (pyproject, r'"jax==[^"]*"', f'"jax=={version}"'),
+    ]
+    for path, pattern, replacement in edits:
+        text, count = re.subn(pattern, replacement, path.read_text(encoding="utf-8"))
+        if count != 1:
+            raise GenerationError(f"{path} has no single line matching {pattern!r} to update")
+        path.write_text(text, encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
                 raise GenerationError(f"jax {args.jax} ships no {REFINED_FILE}: nothing to refine")
             write_stubs(files, args.jax, args.out)
         if args.out.resolve() == STUBS:
-            retarget_pyproject(args.jax)
+            retarget_package(args.jax)
     except GenerationError as error:
         print(f"generate_stubs: error: {error}", file=sys.stderr)
         return 2

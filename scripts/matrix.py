@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Run the type-check cases and the runtime-truth test for several JAX and mypy releases.
+
+    python scripts/matrix.py [--jax 0.4.31 0.7.2 0.10.2] [--mypy 1.19.0 2.4.1]
+
+Each cell is a copy of this checkout retargeted with ``generate_stubs.py --jax X``, built into
+a wheel and installed with mypy Y into a virtual environment of its own under ``.matrix/``
+(kept between runs: pip's cache and the environments make a re-run cheap). Prints one line per
+cell with its time, and exits non-zero if any cell fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+WORK = REPO / ".matrix"
+JAX_RELEASES = ["0.4.31", "0.7.2", "0.10.2"]  # oldest supported, one in the middle, newest
+MYPY_RELEASES = ["1.19.0", "2.4.1"]  # lowest and highest supported
+TEST_TOOLS = ["pytest>=8", "pytest-mypy-plugins>=3.1", "PyYAML>=6"]
+TESTS = ["tests/typecheck", "tests/test_runtime_truth.py"]
+
+
+def sh(command: list[str], log: Path, **kwargs: object) -> None:
+    with log.open("a") as out:
+        out.write(f"$ {' '.join(command)}\n")
+        out.flush()
+        subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, check=True, **kwargs)  # type: ignore[call-overload]
+
+
+def tracked_files() -> list[str]:
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO, capture_output=True, text=True)
+    if listed.returncode != 0:
+        raise SystemExit("matrix: error: needs a git checkout to copy from")
+    return [name for name in listed.stdout.splitlines() if (REPO / name).is_file()]
+
+
+def run_cell(jax: str, mypy: str) -> tuple[bool, float, Path]:
+    started = time.monotonic()
+    cell = WORK / f"jax-{jax}-mypy-{mypy}"
+    cell.mkdir(parents=True, exist_ok=True)
+    log = cell / "log.txt"
+    log.write_text("")
+    source = cell / "src"
+    shutil.rmtree(source, ignore_errors=True)
+    for name in tracked_files():
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, source / name)
+    venv = cell / "venv"
+    python = venv / "bin" / "python"
+    pip = [str(python), "-m", "pip", "--disable-pip-version-check", "-q"]
+    try:
+        if not python.exists():
+            sh([sys.executable, "-m", "venv", str(venv)], log)
+        sh([str(python), str(source / "scripts/generate_stubs.py"), "--jax", jax], log)
+        with tempfile.TemporaryDirectory() as dist, tempfile.TemporaryDirectory() as cache:
+            sh([*pip, "wheel", "--no-deps", "-w", dist, str(source)], log)
+            [wheel] = Path(dist).glob("*.whl")
+            sh([*pip, "install", str(wheel), f"jax=={jax}", f"mypy=={mypy}", *TEST_TOOLS], log)
+            sh([*pip, "install", "--force-reinstall", "--no-deps", str(wheel)], log)
+            env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}", "JAX_PLATFORMS": "cpu"}
+            sh([str(venv / "bin" / "pytest"), "-q", "-p", "no:cacheprovider", "--mypy-testing-base", cache, *TESTS],
+               log, cwd=source, env=env)
+        return True, time.monotonic() - started, log
+    except subprocess.CalledProcessError:
+        return False, time.monotonic() - started, log
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jax", nargs="+", default=JAX_RELEASES)
+    parser.add_argument("--mypy", nargs="+", default=MYPY_RELEASES)
+    args = parser.parse_args(argv)
+    failed = []
+    total = time.monotonic()
+    for jax in args.jax:
+        for mypy in args.mypy:
+            ok, seconds, log = run_cell(jax, mypy)
+            print(f"matrix: jax {jax:<7} mypy {mypy:<6} {'passed' if ok else 'FAILED'} in {seconds:5.0f} s", flush=True)
+            if not ok:
+                failed.append(log)
+                tail = log.read_text().splitlines()[-40:]
+                print("\n".join("    " + line for line in tail), flush=True)
+    cells = len(args.jax) * len(args.mypy)
+    print(f"matrix: {cells} cells in {time.monotonic() - total:.0f} s")
+    print(f"matrix: {cells - len(failed)} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,81 @@
+"""A JAX release other than the stubs' is reported, once per run, by mypy and by the check command.
+
+A second JAX cannot be installed beside the real one cheaply, so these tests put a
+``jax-<other>.dist-info`` ahead of site-packages on ``PYTHONPATH``: the plugin reads the JAX
+version from distribution metadata exactly as it does for a real install.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mypy_plugin import messages
+from mypy_plugin.versions import Diagnosis
+
+BIN = Path(sys.executable).parent
+STUBS = Diagnosis.of_this_environment().stubs
+OTHER = "0.9.2" if STUBS != "0.9.2" else "0.10.1"
+USES_JAX = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\ny = jnp.ones(2)\n"
+
+
+def environment_with_jax(version: str, folder: Path) -> dict[str, str]:
+    dist_info = folder / f"jax-{version}.dist-info"
+    dist_info.mkdir(parents=True)
+    (dist_info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: jax\nVersion: {version}\n")
+    return {**os.environ, "PYTHONPATH": str(folder)}
+
+
+def mypy(folder: Path, env: dict[str, str], *files: str) -> subprocess.CompletedProcess[str]:
+    (folder / "mypy.ini").write_text(f"[mypy]\nplugins = mypy_plugin\ncache_dir = {folder / '.cache'}\n")
+    return subprocess.run([str(BIN / "mypy"), *files], cwd=folder, env=env, capture_output=True, text=True)
+
+
+def test_mismatch_is_one_error_per_run(tmp_path: Path) -> None:
+    env = environment_with_jax(OTHER, tmp_path / "site")
+    (tmp_path / "a.py").write_text(USES_JAX)
+    (tmp_path / "b.py").write_text(USES_JAX)
+    result = mypy(tmp_path, env, "a.py", "b.py")
+    expected = messages.stubs_mismatch(OTHER, STUBS)
+    assert result.returncode == 1
+    assert result.stdout.count("[jax-stubs-mismatch]") == 1, result.stdout
+    [line] = [line for line in result.stdout.splitlines() if "[jax-stubs-mismatch]" in line]
+    assert line in (f"{module}:3: error: {expected}  [jax-stubs-mismatch]" for module in ("a.py", "b.py"))
+    # A second run with the cache says it again: the module that carries it is not cached.
+    again = mypy(tmp_path, env, "a.py", "b.py")
+    assert again.stdout == result.stdout
+
+
+def test_mismatch_can_be_disabled_by_its_code(tmp_path: Path) -> None:
+    env = environment_with_jax(OTHER, tmp_path / "site")
+    (tmp_path / "a.py").write_text(USES_JAX)
+    (tmp_path / "mypy.ini").write_text("")
+    result = subprocess.run(
+        [str(BIN / "mypy"), "--disable-error-code", "jax-stubs-mismatch", "a.py"],
+        cwd=tmp_path, env={**env}, capture_output=True, text=True,
+    )
+    assert "jax-stubs-mismatch" not in result.stdout
+
+
+def test_matching_release_reports_nothing(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(USES_JAX)
+    result = mypy(tmp_path, dict(os.environ), "a.py")
+    assert result.returncode == 0 and result.stderr == "", result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("jax_version", [OTHER, STUBS])
+def test_check_command(tmp_path: Path, jax_version: str) -> None:
+    env = environment_with_jax(jax_version, tmp_path / "site")
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy_plugin", "check"], env=env, capture_output=True, text=True, cwd=tmp_path
+    )
+    assert f"stubs for jax {STUBS}" in result.stdout and f"jax: {jax_version}" in result.stdout
+    if jax_version == STUBS:
+        assert result.returncode == 0 and "ok:" in result.stdout
+    else:
+        assert result.returncode == 1
+        assert f"error: {messages.stubs_mismatch(OTHER, STUBS)}" in result.stdout.splitlines()
