@@ -1,4 +1,4 @@
-"""The plugin class: hooks chosen from tables keyed by method name."""
+"""The plugin class: hooks chosen from tables keyed by method name, each behind the guard."""
 
 from __future__ import annotations
 
@@ -10,17 +10,15 @@ from mypy.plugin import FunctionContext, MethodContext, MethodSigContext, Plugin
 from mypy.types import FunctionLike, Type
 
 from mypy_plugin import __version__, errorcodes, fullnames, messages
+from mypy_plugin.guard import default_return_type, default_signature, guarded
 from mypy_plugin.to_device import check_stream, widen_stream
 from mypy_plugin.versions import Diagnosis
 
-MINIMUM_MYPY = (1, 19)
-"""The oldest mypy release the plugin is tested with (see tests/matrix.py)."""
-
 SIGNATURE_HOOKS: dict[str, Callable[[MethodSigContext], FunctionLike]] = {
-    fullnames.TO_DEVICE: widen_stream,
+    fullnames.TO_DEVICE: guarded(widen_stream, default_signature),
 }
 METHOD_HOOKS: dict[str, Callable[[MethodContext], Type]] = {
-    fullnames.TO_DEVICE: check_stream,
+    fullnames.TO_DEVICE: guarded(check_stream, default_return_type),
 }
 
 
@@ -52,12 +50,12 @@ class JaxToDevicePlugin(Plugin):
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         hook = METHOD_HOOKS.get(method_name(fullname))
         if self.diagnosis.mismatch and calls_into_jax(fullname):
-            return self._with_mismatch_report(hook)
+            return guarded(self._with_mismatch_report(hook), default_return_type)
         return hook
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if self.diagnosis.mismatch and calls_into_jax(fullname):
-            return self._with_mismatch_report(None)
+            return guarded(self._with_mismatch_report(None), default_return_type)
         return None
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
@@ -85,22 +83,3 @@ def reports_here(api: object) -> bool:
     do not say, assume it would."""
     errors = getattr(getattr(api, "msg", None), "errors", None)
     return getattr(errors, "file", None) not in getattr(errors, "ignored_files", ())
-
-
-def parse_version(version: str) -> tuple[int, ...]:
-    """``1.19.0+dev.abc`` -> ``(1, 19, 0)``; unreadable parts end the tuple."""
-    parts: list[int] = []
-    for part in version.split("+")[0].split("."):
-        if not part.isdigit():
-            break
-        parts.append(int(part))
-    return tuple(parts)
-
-
-def plugin_for_mypy(version: str) -> type[Plugin]:
-    """The plugin class, or mypy's no-op base class (with a warning) on a too-old mypy."""
-    if parse_version(version) < MINIMUM_MYPY:
-        minimum = ".".join(map(str, MINIMUM_MYPY))
-        print(messages.PREFIX + messages.unsupported_mypy(version, minimum), file=sys.stderr)
-        return Plugin
-    return JaxToDevicePlugin

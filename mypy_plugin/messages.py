@@ -56,3 +56,10 @@ def unsupported_mypy(version: str, minimum: str) -> str:
         f"mypy {version} is older than {minimum}, the oldest release this plugin supports; "
         f"the jax-to-device-stream check is off: pip install 'mypy>={minimum}'"
     )
+
+
+def internal_problem(where: str, error: Exception) -> str:
+    return (
+        f"skipped its check at {where} after an internal error "
+        f"({type(error).__name__}: {error}); mypy's own result stands there. Please report this"
+    )

@@ -86,8 +86,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"matrix: jax {jax:<7} mypy {mypy:<6} {'passed' if ok else 'FAILED'} in {seconds:5.0f} s", flush=True)
             if not ok:
                 failed.append(log)
-                tail = log.read_text().splitlines()[-40:]
-                print("\n".join("    " + line for line in tail), flush=True)
+                lines = [line.strip()[:300] for line in log.read_text().splitlines() if line.strip()]
+                print("\n".join("    " + line for line in lines[-40:]), flush=True)
     cells = len(args.jax) * len(args.mypy)
     print(f"matrix: {cells} cells in {time.monotonic() - total:.0f} s")
     print(f"matrix: {cells - len(failed)} passed, {len(failed)} failed")

@@ -15,6 +15,7 @@ MISUSE_LINE = re.compile(
     r"^main:(\d+): (?:error|note): "
     r'(?:"\w+\.to_device" does not accept a stream|Argument "stream" to "to_device" of "Array")'
 )
+UNESCAPE = re.compile(r"\\(.)")  # a regex "out" line, read back as the text it matches
 
 
 @dataclass
@@ -26,11 +27,13 @@ class Case:
     mypy_config: str = ""
     runtime: str | None = None
     runtime_reason: str | None = None
+    regex: bool = False
 
     @property
     def misuse_lines(self) -> list[int]:
         """Lines of ``main`` that the type check reports as a stream passed to to_device."""
-        return sorted({int(m.group(1)) for line in self.out if (m := MISUSE_LINE.match(line))})
+        lines = [UNESCAPE.sub(r"\1", line) for line in self.out] if self.regex else self.out
+        return sorted({int(m.group(1)) for line in lines if (m := MISUSE_LINE.match(line))})
 
     @property
     def uses_plugin(self) -> bool:
@@ -60,6 +63,7 @@ def load_cases(folder: Path = TYPECHECK) -> list[Case]:
                         mypy_config=raw.get("mypy_config", ""),
                         runtime=raw.get("runtime"),
                         runtime_reason=raw.get("runtime_reason"),
+                        regex=bool(raw.get("regex", False)),
                     )
                 )
     return cases

@@ -10,14 +10,11 @@ import json
 import re
 import subprocess
 import sys
-import sysconfig
-import venv
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 BIN = Path(sys.executable).parent
-OUR_TOP_LEVEL = ("jax-stubs", "mypy_plugin", "jax_stubs-")
 
 
 @dataclass(frozen=True, order=True)
@@ -122,23 +119,3 @@ def run(checker: Checker, python: Path, root: Path) -> list[Diagnostic]:
     if result.returncode not in (0, 1):
         raise RuntimeError(f"{checker.name} failed ({result.returncode}): {result.stderr[-2000:]}")
     return sorted(checker.parse(result.stdout, root))
-
-
-def environment_without_stubs(folder: Path) -> Path:
-    """A virtual environment that sees everything installed here except this package.
-
-    Its site-packages holds links to this environment's entries, so nothing is installed
-    twice; the stubs and the plugin are left out. Returns its Python.
-    """
-    venv.create(folder, with_pip=False, symlinks=True)
-    python = folder / "bin" / "python"
-    target = Path(
-        subprocess.run(
-            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-            capture_output=True, text=True, check=True,
-        ).stdout.strip()
-    )
-    for entry in Path(sysconfig.get_paths()["purelib"]).iterdir():
-        if not entry.name.startswith(OUR_TOP_LEVEL):
-            (target / entry.name).symlink_to(entry)
-    return python

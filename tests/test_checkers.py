@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from cases import Case, load_cases
-from checkers import CHECKERS, Diagnostic, environment_without_stubs, run
+from checkers import CHECKERS, Diagnostic, run
+from environments import OUR_PACKAGE, linked_environment
 
 REGRESSION = Path(__file__).parent / "checkers" / "regression"
 PYREFLY_CONFIG = 'preset = "default"\n'  # pyrefly's fallback preset checks no argument types
@@ -61,7 +62,7 @@ def samples(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def without_stubs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return environment_without_stubs(tmp_path_factory.mktemp("env-without-stubs"))
+    return linked_environment(tmp_path_factory.mktemp("env-without-stubs"), leave_out=OUR_PACKAGE)
 
 
 @pytest.fixture(scope="session")

@@ -107,3 +107,22 @@ def test_unknown_release_is_a_one_line_error(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.startswith("generate_stubs: error: pip could not fetch the jax 0.0.999 wheel")
     assert "Traceback" not in result.stderr
+
+
+def test_retargeting_rewrites_the_version_and_the_jax_pin(tmp_path: Path) -> None:
+    pyproject = tmp_path / "pyproject.toml"
+    init = tmp_path / "__init__.py"
+    pyproject.write_text((REPO / "pyproject.toml").read_text())
+    init.write_text((REPO / "mypy_plugin/__init__.py").read_text())
+    generator.retarget_package("0.4.31", pyproject=pyproject, init=init)
+    assert '"jax==0.4.31"' in pyproject.read_text() and f'"jax=={TARGET}"' not in pyproject.read_text()
+    assert '__version__ = "0.4.31.0"' in init.read_text()
+
+
+def test_package_metadata_follows_the_stubs() -> None:
+    from importlib import metadata
+
+    import mypy_plugin
+
+    assert metadata.version("jax-stubs") == mypy_plugin.__version__ == f"{TARGET}.0"
+    assert f"jax=={TARGET}" in (metadata.requires("jax-stubs") or [])

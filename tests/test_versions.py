@@ -79,3 +79,14 @@ def test_check_command(tmp_path: Path, jax_version: str) -> None:
     else:
         assert result.returncode == 1
         assert f"error: {messages.stubs_mismatch(OTHER, STUBS)}" in result.stdout.splitlines()
+
+
+def test_too_old_mypy_gets_one_line_and_a_plugin_that_does_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    import mypy_plugin
+    from mypy.plugin import Plugin
+
+    assert mypy_plugin.plugin("1.18.2") is Plugin
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("mypy_plugin: mypy 1.18.2 is older than 1.19")
+    assert mypy_plugin.plugin("1.19.0+dev.abc") is not Plugin
+    assert mypy_plugin.plugin("2.4.1") is not Plugin

@@ -1,0 +1,27 @@
+"""Which mypy releases the plugin runs on; checked before any mypy internals are imported."""
+
+from __future__ import annotations
+
+MINIMUM_MYPY = (1, 19)
+"""The oldest mypy release the plugin is tested with (scripts/matrix.py runs it in CI).
+
+1.19 is the first release that lets a plugin's own error code be disabled from the config.
+"""
+
+
+def parse_version(version: str) -> tuple[int, ...]:
+    """``1.19.0+dev.abc`` -> ``(1, 19, 0)``; unreadable parts end the tuple."""
+    parts: list[int] = []
+    for part in version.split("+")[0].split("."):
+        if not part.isdigit():
+            break
+        parts.append(int(part))
+    return tuple(parts)
+
+
+def is_supported(version: str) -> bool:
+    return parse_version(version) >= MINIMUM_MYPY
+
+
+def minimum() -> str:
+    return ".".join(map(str, MINIMUM_MYPY))

@@ -1,0 +1,51 @@
+"""A plugin bug must never end the user's type check.
+
+Every hook runs through ``guarded``: on an unexpected exception mypy gets its own result back
+(the default signature or return type, as if the plugin had no hook there), and the plugin says
+once, on stderr, where it gave up, so that the bug is reported and fixed.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable, TypeVar, Union
+
+from mypy.plugin import FunctionContext, MethodContext, MethodSigContext
+from mypy.types import FunctionLike, Type
+
+from mypy_plugin import messages
+
+Context = TypeVar("Context", bound=Union[FunctionContext, MethodContext, MethodSigContext])
+Result = TypeVar("Result")
+
+_said = False
+
+
+def guarded(hook: Callable[[Context], Result], fallback: Callable[[Context], Result]) -> Callable[[Context], Result]:
+    """``hook``, falling back to ``fallback`` (mypy's own result) if it raises."""
+
+    def run(ctx: Context) -> Result:
+        try:
+            return hook(ctx)
+        except Exception as error:  # the guard's whole purpose
+            say_once(ctx, error)
+            return fallback(ctx)
+
+    return run
+
+
+def say_once(ctx: object, error: Exception) -> None:
+    global _said
+    if not _said:
+        _said = True
+        line = getattr(getattr(ctx, "context", None), "line", "?")
+        path = getattr(getattr(ctx, "api", None), "path", "?")
+        print(messages.PREFIX + messages.internal_problem(f"{path}:{line}", error), file=sys.stderr)
+
+
+def default_signature(ctx: MethodSigContext) -> FunctionLike:
+    return ctx.default_signature
+
+
+def default_return_type(ctx: FunctionContext | MethodContext) -> Type:
+    return ctx.default_return_type

@@ -1,0 +1,69 @@
+"""A broken environment gets one clear line from the plugin, never a traceback, and mypy's
+own exit status: the plugin says what is wrong and leaves mypy's result alone."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from environments import JAX, OUR_PACKAGE, linked_environment
+from mypy_plugin import messages
+
+CORRECT = "import jax\nimport jax.numpy as jnp\n\njnp.zeros(3).to_device(jax.devices()[0])\n"
+MISUSE = CORRECT.replace("[0])", "[0], stream=0)")
+
+
+def mypy(python: Path, folder: Path, plugin: bool, source: str = CORRECT) -> subprocess.CompletedProcess[str]:
+    config = "plugins = mypy_plugin\n" if plugin else ""
+    (folder / "mypy.ini").write_text(f"[mypy]\n{config}cache_dir = {folder / ('.cache-' + str(plugin))}\n")
+    (folder / "main.py").write_text(source)
+    return subprocess.run([str(python), "-m", "mypy", "main.py"], cwd=folder, capture_output=True, text=True)
+
+
+def plugin_lines(result: subprocess.CompletedProcess[str]) -> list[str]:
+    return [line for line in result.stderr.splitlines() if line.startswith(messages.PREFIX)]
+
+
+def assert_one_line_and_mypys_status(python: Path, folder: Path, expected_start: str) -> None:
+    with_plugin = mypy(python, folder, plugin=True)
+    without = mypy(python, folder, plugin=False)
+    output = with_plugin.stdout + with_plugin.stderr
+    assert "Traceback" not in output and "INTERNAL ERROR" not in output, output
+    [line] = plugin_lines(with_plugin)
+    assert line.startswith(messages.PREFIX + expected_start), line
+    assert with_plugin.returncode == without.returncode, output
+
+
+def test_jax_not_installed(tmp_path: Path) -> None:
+    python = linked_environment(tmp_path / "env", leave_out=JAX)
+    assert_one_line_and_mypys_status(python, tmp_path, "jax is not installed in the environment mypy runs in")
+
+
+def test_stub_file_missing(tmp_path: Path) -> None:
+    python = linked_environment(tmp_path / "env", copy={"jax-stubs"})
+    [folder] = (tmp_path / "env").glob("lib/python*/site-packages/jax-stubs")
+    (folder / "numpy" / "__init__.pyi").unlink()
+    assert_one_line_and_mypys_status(python, tmp_path, f"the stub folder {folder} lacks numpy/__init__.pyi")
+
+
+def test_stubs_not_installed(tmp_path: Path) -> None:
+    python = linked_environment(tmp_path / "env", leave_out=OUR_PACKAGE - {"mypy_plugin"})
+    assert_one_line_and_mypys_status(python, tmp_path, "no jax-stubs folder is installed")
+    # Without the stubs the plugin still reports the misuse: it reads JAX's own stub then.
+    result = mypy(python, tmp_path, plugin=True, source=MISUSE)
+    assert result.returncode == 1 and "[jax-to-device-stream]" in result.stdout
+
+
+@pytest.mark.parametrize("damage", ["jax", "stub file"])
+def test_check_command_reports_the_damage(tmp_path: Path, damage: str) -> None:
+    if damage == "jax":
+        python = linked_environment(tmp_path / "env", leave_out=JAX)
+    else:
+        python = linked_environment(tmp_path / "env", copy={"jax-stubs"})
+        [folder] = (tmp_path / "env").glob("lib/python*/site-packages/jax-stubs")
+        (folder / "py.typed").unlink()
+    result = subprocess.run([str(python), "-m", "mypy_plugin", "check"], capture_output=True, text=True)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert any(line.startswith("error: ") for line in result.stdout.splitlines())

@@ -1,0 +1,190 @@
+"""mypy with the plugin never crashes, whatever shape the code reaching to_device takes.
+
+Hypothesis composes programs from receivers, call shapes, streams and surroundings that real
+code (and broken code) has, and mypy checks a whole batch of them in one process. A crash
+shows as ``INTERNAL ERROR``, a traceback, an exit status above 2, or the plugin's own
+"internal error" line (its guard keeps mypy alive but the test still fails on it).
+
+CI runs a fixed seed and a few batches; ``JAX_STUBS_FUZZ_EXAMPLES=200`` runs longer.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, seed, settings
+from hypothesis import strategies as st
+
+BIN = Path(sys.executable).parent
+EXAMPLES = int(os.environ.get("JAX_STUBS_FUZZ_EXAMPLES", "4"))
+BATCH = 25
+
+HEADER = '''\
+import functools
+from typing import Any, Generic, NoReturn, Optional, TypeVar, Union, cast, overload
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+A = TypeVar("A", bound=jax.Array)
+x = jnp.zeros(3)
+dev = jax.devices()[0]
+s_any: Any = 1
+s_opt: Optional[int] = None
+maybe: Optional[jax.Array] = None
+either: Union[jax.Array, np.ndarray] = x
+args: tuple[Any, ...] = (dev,)
+kwargs: dict[str, Any] = {}
+
+class Sub(jax.Array): ...
+
+class Own(jax.Array):
+    def to_device(self, device: Any, *, stream: Any = None) -> jax.Array:  # type: ignore[override]
+        return self
+
+class Box(Generic[A]):
+    def __init__(self, item: A) -> None:
+        self.item = item
+
+def never() -> NoReturn:
+    raise SystemExit
+
+@overload
+def wrap(v: int) -> int: ...
+@overload
+def wrap(v: jax.Array) -> jax.Array: ...
+def wrap(v: Any) -> Any:
+    return v
+
+async def produce() -> jax.Array:
+    return x
+
+def untyped(v):
+    return v
+'''
+
+RECEIVERS = [
+    "x", "jnp.ones(2)", "cast(Sub, x)", "cast(Own, x)", "maybe", "either", "never()", "s_any",
+    "jax.Array", "type(x)", "Box(x).item", "wrap(x)", "untyped(x)", "(x + 1)", "x[0]", "x.T",
+    "(lambda v: v)(x)", "getattr(x, 'sum')()", "jax.device_put(x)", "np.zeros(3)", "Sub",
+    "cast(type[jax.Array], type(x))", "undefined_name",
+]
+STREAMS = [
+    "None", "0", "-1", "s_any", "s_opt", "object()", "'s'", "undefined_name", "never()",
+    "lambda: 0", "[i for i in range(2)]", "(yield)", "await produce()", "x", "reveal_type(1)",
+    "...", "(s_opt or None)", "s_opt if s_opt is None else None",
+]
+CALLS = [
+    "{r}.to_device(dev, stream={s})",
+    "{r}.to_device(dev, {s})",
+    "{r}.to_device(stream={s})",
+    "{r}.to_device(dev, stream={s}, extra=1)",
+    "{r}.to_device(*args, stream={s})",
+    "{r}.to_device(dev, **kwargs)",
+    "{r}.to_device(*args, **kwargs)",
+    "{r}.to_device()",
+    "{r}.to_device(x, dev, stream={s})",
+    "{r}.to_device",
+    "{r}.to_device.__call__(dev, stream={s})",
+    "getattr({r}, 'to_device')(dev, stream={s})",
+    "functools.partial({r}.to_device, stream={s})(dev)",
+    "functools.partial({r}.to_device, dev)(stream={s})",
+    "(bound := {r}.to_device)(dev, stream={s})",
+    "{r}.__dlpack__(stream={s})",
+    "[{r}.to_device(dev, stream={s}) for _ in range(1)]",
+]
+SURROUNDINGS = [
+    "{c}",
+    "def f() -> None:\n    {c}",
+    "def g(t: A) -> None:\n    t.to_device(dev, stream=1)\n    {c}",
+    "async def h() -> None:\n    {c}",
+    "def gen() -> Any:\n    {c}",
+    "@jax.jit\ndef j(v: jax.Array) -> jax.Array:\n    {c}\n    return v",
+    "class K:\n    arr = x\n    def m(self) -> None:\n        self.arr.to_device(dev, stream=2)\n        {c}",
+    "f2 = lambda: {c}",
+    "if isinstance(either, jax.Array):\n    {c}",
+    "try:\n    {c}\nexcept NotImplementedError:\n    pass",
+]
+# Code that does not parse: mypy stops at its syntax error, and nothing may crash on the way.
+BREAKAGES = [")", "(", "stream=", ", stream=1, stream=2)", " + ", "\n    )", "def"]
+
+
+def statement(parts: tuple[str, str, str, str]) -> str:
+    receiver, stream, call, surrounding = parts
+    code = surrounding.format(c=call.format(r=receiver, s=stream))
+    try:
+        compile(code, "<statement>", "exec")
+    except SyntaxError:  # e.g. a yield in a comprehension stops mypy itself; broken code comes below
+        return "pass"
+    return code
+
+
+programs = st.lists(
+    st.tuples(
+        st.sampled_from(RECEIVERS), st.sampled_from(STREAMS), st.sampled_from(CALLS),
+        st.sampled_from(SURROUNDINGS),
+    ).map(statement),
+    min_size=1, max_size=6,
+).map(lambda statements: HEADER + "\n" + "\n\n".join(statements) + "\n")
+
+batches = st.tuples(
+    st.lists(programs, min_size=BATCH, max_size=BATCH),
+    st.sampled_from(BREAKAGES),
+    st.sampled_from(["", "strict = True\n", "warn_unreachable = True\ncheck_untyped_defs = True\n"]),
+)
+
+
+def check_batch(folder: Path, sources: list[str], config: str, parses: bool) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for index, source in enumerate(sources):
+        (folder / f"p{index}.py").write_text(source)
+    cache = os.environ.get("JAX_STUBS_TEST_MYPY_CACHE", str(folder.parent / ".cache"))
+    (folder / "mypy.ini").write_text(f"[mypy]\nplugins = mypy_plugin\ncache_dir = {cache}\n{config}")
+    result = subprocess.run(
+        [str(BIN / "mypy"), "--show-traceback", *(f"p{i}.py" for i in range(len(sources)))],
+        cwd=folder, capture_output=True, text=True, timeout=900,
+    )
+    output = result.stdout + result.stderr
+    # Status 2 is a blocking error: expected from broken code, a failure for code that compiles
+    # (mypy would have stopped before the plugin saw anything).
+    assert result.returncode in ((0, 1) if parses else (0, 1, 2)), output[-3000:]
+    for sign in ("INTERNAL ERROR", "Traceback", "mypy_plugin: skipped"):
+        assert sign not in output, output[-3000:]
+
+
+@pytest.mark.parametrize("kind", ["valid", "broken"])
+def test_mypy_with_the_plugin_never_crashes(kind: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    @seed(20261130)
+    @settings(max_examples=EXAMPLES, deadline=None, database=None,
+              phases=[Phase.generate],  # each example is a mypy run: no shrinking
+              suppress_health_check=list(HealthCheck))
+    @given(batches)
+    def run(batch: tuple[list[str], str, str]) -> None:
+        sources, breakage, config = batch
+        if kind == "broken":
+            # Cut one program short and append the breakage: it must not parse.
+            sources = [sources[0][: len(HEADER) + 40] + breakage]
+        check_batch(tmp_path_factory.mktemp("batch"), sources, config, parses=kind == "valid")
+
+    run()
+
+
+def test_guard_gives_mypy_its_own_result_and_says_so_once(capsys: pytest.CaptureFixture[str]) -> None:
+    from types import SimpleNamespace
+
+    from mypy_plugin import guard
+
+    def broken(ctx: object) -> object:
+        raise KeyError("boom")
+
+    ctx = SimpleNamespace(default_return_type="mypy's own", context=SimpleNamespace(line=7),
+                          api=SimpleNamespace(path="user.py"))
+    hook = guard.guarded(broken, guard.default_return_type)  # type: ignore[arg-type]
+    assert hook(ctx) == "mypy's own"  # type: ignore[arg-type]
+    assert hook(ctx) == "mypy's own"  # type: ignore[arg-type]
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("mypy_plugin: skipped its check at user.py:7 after an internal error (KeyError")
