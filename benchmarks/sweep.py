@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Real-code sweep: the plugin and stubs on released JAX libraries, and what they cost.
 
-    python benchmarks/sweep.py [--reps 5] [--json results.json]
+    python benchmarks/sweep.py [--reps 3] [--warm-reps 15] [--json results.json]
 
 Run it with the Python of an environment where the jax-stubs wheel is installed (the one
 ``scripts/test`` makes, ``.venv-test``). It fetches pinned wheels of real JAX libraries with
@@ -11,8 +11,8 @@ pip (only their sources are read; nothing is installed) and
    and the plugin, and reports every diagnostic that changes and every targeted error;
 2. runs pyright over them without and with the stubs, and reports what changes;
 3. times mypy with and without the plugin (same installed stubs), cold (empty cache) and warm
-   (the cache of a previous run), interleaved, ``--reps`` times each, and prints the medians and
-   their ratio, and how many modules a warm run re-checks in each setup.
+   (the cache of a previous run), interleaved (``--reps`` cold and ``--warm-reps`` warm runs
+   each), and prints the medians and their ratio, and how many modules a warm run re-parses.
 """
 
 from __future__ import annotations
@@ -105,8 +105,10 @@ def machine() -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--reps", type=int, default=3, help="cold runs per setup")
+    parser.add_argument("--warm-reps", type=int, default=15, help="warm runs per setup")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--cost-only", action="store_true", help="skip the diagnostics sweep (1 and 2)")
     args = parser.parse_args(argv)
 
     work = Path(tempfile.mkdtemp(prefix="sweep-"))
@@ -116,57 +118,67 @@ def main(argv: list[str] | None = None) -> int:
     without_package = linked_environment(work / "env-without-package", leave_out=OUR_PACKAGE)
     print(f"sweep: {', '.join(f'{n} {LIBRARIES[n]}' for n in packages)}; {machine()}", flush=True)
 
-    # 1. Diagnostics: without the package, stubs only, stubs and plugin (cold caches).
-    outputs = {}
-    for name, python, plugin in [("none", without_package, False), ("stubs", with_package, False),
-                                 ("stubs+plugin", with_package, True)]:
-        _, result = mypy_run(python, src, packages, plugin, work / f"cache-{name}")
-        outputs[name] = diagnostics(result.stdout)
-        print(f"mypy, {name}: {len(outputs[name])} diagnostics", flush=True)
-    changes = {
-        "stubs added": sorted(outputs["stubs"] - outputs["none"]),
-        "stubs removed": sorted(outputs["none"] - outputs["stubs"]),
-        "plugin added": sorted(outputs["stubs+plugin"] - outputs["stubs"]),
-        "plugin removed": sorted(outputs["stubs"] - outputs["stubs+plugin"]),
-    }
-    targeted = sorted(line for line in outputs["stubs+plugin"] if "[jax-to-device-stream]" in line)
-    for what, lines in changes.items():
-        print(f"mypy, {what}: {len(lines)}", *("    " + line for line in lines), sep="\n", flush=True)
-    print(f"targeted errors: {len(targeted)}", *("    " + line for line in targeted), sep="\n", flush=True)
+    changes: dict[str, list[str]] = {}
+    targeted: list[str] = []
+    pyright_changes: dict[str, list[str]] = {}
+    if not args.cost_only:
+        # 1. Diagnostics: without the package, stubs only, stubs and plugin (cold caches).
+        outputs = {}
+        for name, python, plugin in [("none", without_package, False), ("stubs", with_package, False),
+                                     ("stubs+plugin", with_package, True)]:
+            _, result = mypy_run(python, src, packages, plugin, work / f"cache-{name}")
+            outputs[name] = diagnostics(result.stdout)
+            print(f"mypy, {name}: {len(outputs[name])} diagnostics", flush=True)
+        changes = {
+            "stubs added": sorted(outputs["stubs"] - outputs["none"]),
+            "stubs removed": sorted(outputs["none"] - outputs["stubs"]),
+            "plugin added": sorted(outputs["stubs+plugin"] - outputs["stubs"]),
+            "plugin removed": sorted(outputs["stubs"] - outputs["stubs+plugin"]),
+        }
+        targeted = sorted(line for line in outputs["stubs+plugin"] if "[jax-to-device-stream]" in line)
+        for what, lines in changes.items():
+            print(f"mypy, {what}: {len(lines)}", *("    " + line for line in lines), sep="\n", flush=True)
+        print(f"targeted errors: {len(targeted)}", *("    " + line for line in targeted), sep="\n", flush=True)
 
-    # 2. pyright without and with the stubs.
-    pyright = {"none": pyright_run(without_package, src, packages), "stubs": pyright_run(with_package, src, packages)}
-    pyright_changes = {"added": sorted(pyright["stubs"] - pyright["none"]), "removed": sorted(pyright["none"] - pyright["stubs"])}
-    for what, lines in pyright_changes.items():
-        print(f"pyright, stubs {what}: {len(lines)}", *("    " + line for line in lines), sep="\n", flush=True)
+        # 2. pyright without and with the stubs.
+        pyright = {"none": pyright_run(without_package, src, packages), "stubs": pyright_run(with_package, src, packages)}
+        pyright_changes = {"added": sorted(pyright["stubs"] - pyright["none"]), "removed": sorted(pyright["none"] - pyright["stubs"])}
+        for what, lines in pyright_changes.items():
+            print(f"pyright, stubs {what}: {len(lines)}", *("    " + line for line in lines), sep="\n", flush=True)
+
+    else:
+        for name, plugin in (("stubs", False), ("stubs+plugin", True)):
+            mypy_run(with_package, src, packages, plugin, work / f"cache-{name}")
 
     # 3. Cost: interleaved cold and warm runs, same installed stubs, plugin on and off.
     times: dict[str, list[float]] = {"cold plain": [], "cold plugin": [], "warm plain": [], "warm plugin": []}
-    warm_caches = {plugin: work / f"warm-{plugin}" for plugin in (False, True)}
-    for plugin in (False, True):
-        mypy_run(with_package, src, packages, plugin, warm_caches[plugin])  # fill the warm cache
-    for rep in range(args.reps):
+    # The caches of the diagnostic runs above are the warm caches.
+    warm_caches = {False: work / "cache-stubs", True: work / "cache-stubs+plugin"}
+    for rep in range(max(args.reps, args.warm_reps)):
         for plugin in ((False, True) if rep % 2 == 0 else (True, False)):
             label = "plugin" if plugin else "plain"
-            cold_cache = work / f"cold-{rep}-{label}"
-            times[f"cold {label}"].append(mypy_run(with_package, src, packages, plugin, cold_cache)[0])
-            shutil.rmtree(cold_cache)
-            times[f"warm {label}"].append(mypy_run(with_package, src, packages, plugin, warm_caches[plugin])[0])
-        print(f"rep {rep + 1}/{args.reps}: " + ", ".join(f"{k} {v[-1]:.2f} s" for k, v in times.items()), flush=True)
-    medians = {k: statistics.median(v) for k, v in times.items()}
-    ratios = {kind: medians[f"{kind} plugin"] / medians[f"{kind} plain"] for kind in ("cold", "warm")}
+            if rep < args.reps:
+                cold_cache = work / f"cold-{rep}-{label}"
+                times[f"cold {label}"].append(mypy_run(with_package, src, packages, plugin, cold_cache)[0])
+                shutil.rmtree(cold_cache)
+            if rep < args.warm_reps:
+                times[f"warm {label}"].append(mypy_run(with_package, src, packages, plugin, warm_caches[plugin])[0])
+        print(f"rep {rep + 1}: " + ", ".join(f"{k} {v[-1]:.2f} s" for k, v in times.items() if v), flush=True)
+    medians = {k: statistics.median(v) for k, v in times.items() if v}
+    kinds = [kind for kind in ("cold", "warm") if f"{kind} plain" in medians]
+    ratios = {kind: medians[f"{kind} plugin"] / medians[f"{kind} plain"] for kind in kinds}
     rechecked = {
         label: rechecked_modules(mypy_run(with_package, src, packages, plugin, warm_caches[plugin], verbose=True)[1].stderr)
         for label, plugin in (("plain", False), ("plugin", True))
     }
-    for kind in ("cold", "warm"):
+    for kind in kinds:
         print(f"{kind}: plain median {medians[kind + ' plain']:.2f} s, plugin median "
               f"{medians[kind + ' plugin']:.2f} s, ratio {ratios[kind]:.3f}")
     print(f"modules re-parsed by a warm run: plain {rechecked['plain']}, plugin {rechecked['plugin']}")
 
     if args.json:
         args.json.write_text(json.dumps({
-            "machine": machine(), "libraries": LIBRARIES, "reps": args.reps, "times": times,
+            "machine": machine(), "libraries": LIBRARIES, "reps": args.reps, "warm_reps": args.warm_reps, "times": times,
             "medians": medians, "ratios": ratios, "warm_rechecked_modules": rechecked,
             "mypy_changes": changes, "targeted_errors": targeted, "pyright_changes": pyright_changes,
         }, indent=2) + "\n")

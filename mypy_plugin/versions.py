@@ -8,36 +8,61 @@ facts decide whether the stubs fit (``Diagnosis``), for the plugin and for
 
 from __future__ import annotations
 
+import csv
+import os
+import sys
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 from mypy_plugin import messages
 
-DISTRIBUTION = "jax-stubs"
+DISTRIBUTION = "jax_stubs"  # as its .dist-info folder spells it
 STUB_FOLDER = "jax-stubs"
 TARGET_FILE = "JAX_VERSION"
 """A file in the stub folder that names the JAX release the stubs were generated from."""
 
 
+def dist_info(name: str) -> Path | None:
+    """The ``<name>-<version>.dist-info`` folder of an installed distribution, first on sys.path.
+
+    Read from folder names, as pip installs them: importing ``importlib.metadata`` would cost
+    mypy more start-up time than the rest of the plugin together.
+    """
+    prefix = f"{name}-"
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for folder in names:
+            if folder.startswith(prefix) and folder.endswith(".dist-info"):
+                return Path(entry or ".") / folder
+    return None
+
+
+def version_of(info: Path | None) -> str | None:
+    return info.name[info.name.index("-") + 1 : -len(".dist-info")] if info is not None else None
+
+
 def installed_jax() -> str | None:
     """The version of the installed ``jax`` distribution, or None when it is missing."""
-    try:
-        return metadata.version("jax")
-    except metadata.PackageNotFoundError:
-        return None
+    return version_of(dist_info("jax"))
 
 
 def installed_stub_files() -> list[Path]:
     """Every file of the stub folder that the installed distribution's RECORD lists."""
+    info = dist_info(DISTRIBUTION)
+    if info is None:
+        return []
     try:
-        dist = metadata.distribution(DISTRIBUTION)
-    except metadata.PackageNotFoundError:
+        with open(info / "RECORD", newline="", encoding="utf-8") as record:
+            rows = list(csv.reader(record))
+    except OSError:
         return []
     return [
-        Path(str(dist.locate_file(file)))
-        for file in dist.files or []
-        if file.parts and file.parts[0] == STUB_FOLDER
+        info.parent / row[0]
+        for row in rows
+        if row and Path(row[0]).parts[:1] == (STUB_FOLDER,)
     ]
 
 

@@ -90,3 +90,8 @@ def test_too_old_mypy_gets_one_line_and_a_plugin_that_does_nothing(capsys: pytes
     assert err.count("\n") == 1 and err.startswith("mypy_plugin: mypy 1.18.2 is older than 1.19")
     assert mypy_plugin.plugin("1.19.0+dev.abc") is not Plugin
     assert mypy_plugin.plugin("2.4.1") is not Plugin
+
+
+def test_readme_shows_the_mismatch_message_as_it_is() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert f"error: {messages.stubs_mismatch('0.9.2', '0.10.2')}  [jax-stubs-mismatch]" in readme
