@@ -38,9 +38,16 @@ class JaxToDevicePlugin(Plugin):
         super().__init__(options)
         self.diagnosis = Diagnosis.of_this_environment()
         self._config_data = {"plugin": __version__, **self.diagnosis.config_data()}
-        self._mismatch_reported = False
         for problem in self.diagnosis.environment_problems():
             print(messages.PREFIX + problem, file=sys.stderr)
+        # Decided once: the hook getters below run for every call mypy checks.
+        self._mismatch = self.diagnosis.mismatch
+        self._mismatch_reported = False
+        self._mismatch_function_hook = guarded(self._with_mismatch_report(None), default_return_type)
+        self._mismatch_method_hooks = {
+            name: guarded(self._with_mismatch_report(hook), default_return_type)
+            for name, hook in METHOD_HOOKS.items()
+        }
 
     def get_method_signature_hook(
         self, fullname: str
@@ -48,14 +55,14 @@ class JaxToDevicePlugin(Plugin):
         return SIGNATURE_HOOKS.get(method_name(fullname))
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
-        hook = METHOD_HOOKS.get(method_name(fullname))
-        if self.diagnosis.mismatch and calls_into_jax(fullname):
-            return guarded(self._with_mismatch_report(hook), default_return_type)
-        return hook
+        name = method_name(fullname)
+        if self._mismatch and calls_into_jax(fullname):
+            return self._mismatch_method_hooks.get(name, self._mismatch_function_hook)
+        return METHOD_HOOKS.get(name)
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        if self.diagnosis.mismatch and calls_into_jax(fullname):
-            return guarded(self._with_mismatch_report(None), default_return_type)
+        if self._mismatch and calls_into_jax(fullname):
+            return self._mismatch_function_hook
         return None
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
@@ -65,9 +72,9 @@ class JaxToDevicePlugin(Plugin):
         """``hook``, preceded by the mismatch error if this run has not reported it yet."""
 
         def report_then_run(ctx: FunctionContext | MethodContext) -> Type:
-            if not self._mismatch_reported and self.diagnosis.mismatch and reports_here(ctx.api):
+            if self._mismatch and not self._mismatch_reported and reports_here(ctx.api):
                 self._mismatch_reported = True
-                ctx.api.fail(self.diagnosis.mismatch, ctx.context, code=errorcodes.JAX_STUBS_MISMATCH)
+                ctx.api.fail(self._mismatch, ctx.context, code=errorcodes.JAX_STUBS_MISMATCH)
             return hook(ctx) if hook is not None else ctx.default_return_type
 
         return report_then_run
