@@ -12,7 +12,7 @@ from mypy.types import FunctionLike, Type
 from mypy_plugin import __version__, errorcodes, fullnames, messages
 from mypy_plugin.guard import default_return_type, default_signature, guarded
 from mypy_plugin.to_device import check_stream, widen_stream
-from mypy_plugin.versions import Diagnosis
+from mypy_plugin.versions import Diagnosis, mypy_search_path
 
 SIGNATURE_HOOKS: dict[str, Callable[[MethodSigContext], FunctionLike]] = {
     fullnames.TO_DEVICE: guarded(widen_stream, default_signature),
@@ -36,7 +36,8 @@ class JaxToDevicePlugin(Plugin):
 
     def __init__(self, options: Options) -> None:
         super().__init__(options)
-        self.diagnosis = Diagnosis.of_this_environment()
+        # The environment mypy checks against, which --python-executable may set elsewhere.
+        self.diagnosis = Diagnosis.of_environment(mypy_search_path(options.python_executable))
         self._config_data = {"plugin": __version__, **self.diagnosis.config_data()}
         for problem in self.diagnosis.environment_problems():
             print(messages.PREFIX + problem, file=sys.stderr)

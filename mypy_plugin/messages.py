@@ -32,14 +32,14 @@ def stubs_mismatch(jax: str, stubs: str) -> str:
 
 def jax_not_installed(stubs: str) -> str:
     return (
-        f"jax is not installed in the environment mypy runs in; the jax-stubs describe jax "
+        f"jax is not installed in the environment mypy reads packages from; the jax-stubs describe jax "
         f"{stubs}: pip install jax=={stubs}"
     )
 
 
 def stubs_not_installed() -> str:
     return (
-        "no jax-stubs folder is installed in the environment mypy runs in (an editable install "
+        "no jax-stubs folder is installed in the environment mypy reads packages from (an editable install "
         "has none): pip install the jax-stubs wheel, not -e"
     )
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,14 +23,30 @@ TARGET_FILE = "JAX_VERSION"
 """A file in the stub folder that names the JAX release the stubs were generated from."""
 
 
-def dist_info(name: str) -> Path | None:
-    """The ``<name>-<version>.dist-info`` folder of an installed distribution, first on sys.path.
+def mypy_search_path(python_executable: str | None) -> list[str]:
+    """The folders mypy reads installed packages from: those of ``--python-executable``
+    (by default the Python running mypy), not necessarily this process's ``sys.path``.
+
+    mypy's own function, cached by mypy, so asking again costs nothing. Without site packages
+    (``--no-site-packages``) or on a mypy whose internals differ, this process's path.
+    """
+    try:
+        from mypy.modulefinder import get_search_dirs
+
+        sys_path, site_packages = get_search_dirs(python_executable)
+    except Exception:  # a mypy internal: never let it break the run
+        return list(sys.path)
+    return [*sys_path, *site_packages] or list(sys.path)  # mypy's own order
+
+
+def dist_info(name: str, search_path: Sequence[str]) -> Path | None:
+    """The ``<name>-<version>.dist-info`` folder of an installed distribution, first found.
 
     Read from folder names, as pip installs them: importing ``importlib.metadata`` would cost
     mypy more start-up time than the rest of the plugin together.
     """
     prefix = f"{name}-"
-    for entry in sys.path:
+    for entry in search_path:
         try:
             names = os.listdir(entry or ".")
         except OSError:
@@ -44,14 +61,14 @@ def version_of(info: Path | None) -> str | None:
     return info.name[info.name.index("-") + 1 : -len(".dist-info")] if info is not None else None
 
 
-def installed_jax() -> str | None:
+def installed_jax(search_path: Sequence[str]) -> str | None:
     """The version of the installed ``jax`` distribution, or None when it is missing."""
-    return version_of(dist_info("jax"))
+    return version_of(dist_info("jax", search_path))
 
 
-def installed_stub_files() -> list[Path]:
+def installed_stub_files(search_path: Sequence[str]) -> list[Path]:
     """Every file of the stub folder that the installed distribution's RECORD lists."""
-    info = dist_info(DISTRIBUTION)
+    info = dist_info(DISTRIBUTION, search_path)
     if info is None:
         return []
     try:
@@ -77,13 +94,17 @@ class Diagnosis:
 
     @classmethod
     def of_this_environment(cls) -> Diagnosis:
-        files = installed_stub_files()
+        return cls.of_environment(sys.path)
+
+    @classmethod
+    def of_environment(cls, search_path: Sequence[str]) -> Diagnosis:
+        files = installed_stub_files(search_path)
         target = next((f for f in files if f.name == TARGET_FILE and f.parent.name == STUB_FOLDER), None)
         stubs = None
         if target is not None and target.is_file():
             stubs = target.read_text(encoding="utf-8").strip() or None
         return cls(
-            jax=installed_jax(),
+            jax=installed_jax(search_path),
             stubs=stubs,
             folder=target.parent if target is not None else None,
             missing=tuple(f for f in files if not f.is_file()),

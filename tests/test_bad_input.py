@@ -38,7 +38,7 @@ def assert_one_line_and_mypys_status(python: Path, folder: Path, expected_start:
 
 def test_jax_not_installed(tmp_path: Path) -> None:
     python = linked_environment(tmp_path / "env", leave_out=JAX)
-    assert_one_line_and_mypys_status(python, tmp_path, "jax is not installed in the environment mypy runs in")
+    assert_one_line_and_mypys_status(python, tmp_path, "jax is not installed in the environment mypy reads packages from")
 
 
 def test_stub_file_missing(tmp_path: Path) -> None:

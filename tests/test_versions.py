@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from environments import JAX, linked_environment
 from mypy_plugin import messages
 from mypy_plugin.versions import Diagnosis
 
@@ -65,6 +66,27 @@ def test_matching_release_reports_nothing(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text(USES_JAX)
     result = mypy(tmp_path, dict(os.environ), "a.py")
     assert result.returncode == 0 and result.stderr == "", result.stdout + result.stderr
+
+
+def test_versions_are_read_where_mypy_reads_packages(tmp_path: Path) -> None:
+    """``--python-executable`` points mypy at another environment's packages: the plugin reads
+    JAX's and the stubs' versions there too, not where mypy itself is installed."""
+    without_jax = linked_environment(tmp_path / "env", leave_out=JAX)
+    (tmp_path / "a.py").write_text("import jax\n" + USES_JAX + "y.to_device(jax.devices()[0], stream=0)\n")
+    missing = messages.PREFIX + messages.jax_not_installed(str(STUBS))
+
+    def mypy_of(python: Path, target: Path, cache: str) -> subprocess.CompletedProcess[str]:
+        (tmp_path / "mypy.ini").write_text(f"[mypy]\nplugins = mypy_plugin\ncache_dir = {cache}\n")
+        command = [str(python), "-m", "mypy", "--python-executable", str(target), "a.py"]
+        return subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+
+    # mypy beside JAX, checking against an environment without it.
+    result = mypy_of(Path(sys.executable), without_jax, str(tmp_path / ".cache"))
+    assert missing in result.stderr.splitlines(), result.stderr
+    # mypy in the environment without JAX, checking against this one, which has it.
+    result = mypy_of(without_jax, Path(sys.executable), os.environ.get("JAX_STUBS_TEST_MYPY_CACHE", str(tmp_path / ".cache2")))
+    assert result.stderr == "", result.stderr
+    assert result.returncode == 1 and "[jax-to-device-stream]" in result.stdout, result.stdout
 
 
 @pytest.mark.parametrize("jax_version", [OTHER, STUBS])
