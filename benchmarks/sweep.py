@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Real-code sweep: the plugin and stubs on released JAX libraries, and what they cost.
 
-    python benchmarks/sweep.py [--reps 3] [--warm-reps 15] [--json results.json]
+    python benchmarks/sweep.py [--reps 3] [--warm-reps 15] [--pairs 0] [--control-pairs 0]
+                               [--cost-only] [--json results.json]
 
 Run it with the Python of an environment where the jax-stubs wheel is installed (the one
 ``scripts/test`` makes, ``.venv-test``). It fetches pinned wheels of real JAX libraries with
@@ -9,10 +10,17 @@ pip (only their sources are read; nothing is installed) and
 
 1. runs mypy over their sources without the package, with the stubs only, and with the stubs
    and the plugin, and reports every diagnostic that changes and every targeted error;
-2. runs pyright over them without and with the stubs, and reports what changes;
+2. runs pyright over them without and with the stubs, and reports what changes; then runs the
+   reproduction of every finding in ``findings.py`` under JAX, and counts as unexplained every
+   targeted error and every changed diagnostic that is not on the line of a confirmed finding
+   (the exit status is 1 if there is any);
 3. times mypy with and without the plugin (same installed stubs), cold (empty cache) and warm
    (the cache of a previous run), interleaved (``--reps`` cold and ``--warm-reps`` warm runs
-   each), and prints the medians and their ratio, and how many modules a warm run re-parses.
+   each), and prints the medians of wall and CPU time and their ratios, and how many modules a
+   warm run re-parses; with ``--pairs``/``--control-pairs``, also cold runs side by side (plain
+   and plugin, then plain and plain as the control), one per core;
+4. runs mypy once more, cold, with every method of the plugin timed from inside the process:
+   the time mypy spends in the plugin, a figure that the noise of whole runs does not blur.
 """
 
 from __future__ import annotations
@@ -30,15 +38,73 @@ import tempfile
 import time
 import zipfile
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
+from checkers import parse_pyright  # noqa: E402
 from environments import OUR_PACKAGE, linked_environment  # noqa: E402
+from findings import FINDINGS, at, confirm  # noqa: E402
 
-LIBRARIES = {"flax": "0.12.8", "optax": "0.2.8", "equinox": "0.13.8"}
+# Distribution -> pinned release. Each wheel holds one package, named like the distribution
+# with "_" for "-".
+LIBRARIES = {"flax": "0.12.8", "optax": "0.2.8", "equinox": "0.13.8", "array-api-compat": "1.16.0"}
 BIN = Path(sys.executable).parent
 MYPY_LINE = re.compile(r"^(?P<file>[^:]+\.py):(?P<line>\d+): (?P<severity>\w+): (?P<message>.*)$")
 BASE_CONFIG = "[mypy]\nignore_missing_imports = True\n"
+
+# Runs mypy in this process with every method of the plugin class, and every hook they hand
+# to mypy, timed; prints the sum on stderr. mypy's own modules are imported first, so only
+# the plugin's own import is counted. Beforehand it measures what one hook lookup costs more
+# through mypy's (compiled) plugin chain with the plugin than without it, the call itself
+# included, which the timing inside the plugin does not see.
+TIMED_MYPY = """
+import sys, time
+import mypy.main, mypy.plugin
+from mypy.options import Options
+from mypy.plugins.default import DefaultPlugin
+begun = time.perf_counter()
+from mypy_plugin.main import JaxToDevicePlugin
+spent, calls = time.perf_counter() - begun, 0
+
+def lookup_seconds(plugins, rounds=200_000):
+    chain = mypy.plugin.ChainedPlugin(Options(), plugins)
+    names = ["builtins.str.join", "jax._src.basearray.Array.to_device", "numpy.ndarray.sum", "jax.numpy.zeros"]
+    best = float("inf")
+    for _ in range(5):
+        begun = time.perf_counter()
+        for _ in range(rounds // len(names)):
+            for name in names:
+                chain.get_method_hook(name)
+        best = min(best, (time.perf_counter() - begun) / rounds)
+    return best
+
+extra_lookup = lookup_seconds([JaxToDevicePlugin(Options()), DefaultPlugin(Options())]) - lookup_seconds([DefaultPlugin(Options())])
+
+def timed(function):
+    def run(*args, **kwargs):
+        global spent, calls
+        begun = time.perf_counter()
+        try:
+            return_value = function(*args, **kwargs)
+        finally:
+            spent += time.perf_counter() - begun
+            calls += 1
+        return timed(return_value) if callable(return_value) else return_value
+    return run
+
+for name in dir(JaxToDevicePlugin):
+    if name == "__init__" or (not name.startswith("_") and callable(getattr(JaxToDevicePlugin, name))):
+        setattr(JaxToDevicePlugin, name, timed(getattr(JaxToDevicePlugin, name)))
+try:
+    mypy.main.main(args=sys.argv[1:], clean_exit=True)
+finally:
+    print(f"plugin time: {spent:.6f} s in {calls} calls; one lookup costs {extra_lookup * 1e9:.0f} ns more", file=sys.stderr)
+"""
+PLUGIN_TIME = re.compile(
+    r"^plugin time: (?P<seconds>[0-9.]+) s in (?P<calls>\d+) calls; one lookup costs (?P<lookup_ns>-?\d+) ns more$",
+    re.MULTILINE,
+)
 
 
 def fetch_sources(work: Path) -> list[str]:
@@ -51,24 +117,59 @@ def fetch_sources(work: Path) -> list[str]:
     )
     shutil.rmtree(src, ignore_errors=True)
     for wheel in wheels.glob("*.whl"):
-        if wheel.name.split("-")[0] in LIBRARIES:
+        if wheel.name.split("-")[0].replace("_", "-") in LIBRARIES:
             with zipfile.ZipFile(wheel) as archive:
                 archive.extractall(src)
-    return sorted(name for name in LIBRARIES if (src / name).is_dir())
+    return sorted(folder for folder in map(package_folder, LIBRARIES) if (src / folder).is_dir())
+
+
+def package_folder(distribution: str) -> str:
+    return distribution.replace("-", "_")
+
+
+class Run:
+    """One mypy run: wall time, CPU time (user + system) and its output."""
+
+    def __init__(self, wall: float, cpu: float, result: subprocess.CompletedProcess[str]) -> None:
+        self.wall, self.cpu, self.result = wall, cpu, result
 
 
 def mypy_run(python: Path, src: Path, packages: list[str], plugin: bool, cache: Path,
-             verbose: bool = False) -> tuple[float, subprocess.CompletedProcess[str]]:
-    config = src.parent / f"mypy-{'plugin' if plugin else 'plain'}.ini"
-    config.write_text(BASE_CONFIG + ("plugins = mypy_plugin\n" if plugin else ""))
-    command = [str(python), "-m", "mypy", "--config-file", str(config), "--cache-dir", str(cache),
-               "--no-error-summary", *(["-v"] if verbose else []), *packages]
-    started = time.perf_counter()
-    result = subprocess.run(command, cwd=src, capture_output=True, text=True)
-    elapsed = time.perf_counter() - started
-    if result.returncode not in (0, 1) or "INTERNAL ERROR" in result.stdout + result.stderr:
-        raise SystemExit(f"sweep: mypy failed ({result.returncode}):\n{result.stderr[-3000:]}")
-    return elapsed, result
+             verbose: bool = False, timed_plugin: bool = False) -> Run:
+    [run] = mypy_runs(python, src, packages, [(plugin, cache)], verbose, timed_plugin)
+    return run
+
+
+def mypy_runs(python: Path, src: Path, packages: list[str], setups: list[tuple[bool, Path]],
+              verbose: bool = False, timed_plugin: bool = False) -> list[Run]:
+    """mypy once per (plugin on?, cache folder), all runs at the same time; each run's wall and
+    CPU time are its own. Runs side by side share the machine's speed of the moment, which
+    drifts by several per cent over minutes here."""
+    started: dict[int, tuple[int, subprocess.Popen[str], Any, Any, float]] = {}
+    for index, (plugin, cache) in enumerate(setups):
+        config = src.parent / f"mypy-{'plugin' if plugin else 'plain'}.ini"
+        config.write_text(BASE_CONFIG + ("plugins = mypy_plugin\n" if plugin else ""))
+        mypy = ["-c", TIMED_MYPY] if timed_plugin else ["-m", "mypy"]
+        command = [str(python), *mypy, "--config-file", str(config), "--cache-dir", str(cache),
+                   "--no-error-summary", *(["-v"] if verbose else []), *packages]
+        out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
+        process = subprocess.Popen(command, cwd=src, stdout=out, stderr=err, text=True)
+        started[process.pid] = (index, process, out, err, time.perf_counter())
+    runs: list[Run | None] = [None] * len(setups)
+    while started:
+        pid, status, usage = os.wait4(-1, 0)
+        if pid not in started:
+            continue
+        index, process, out, err, began = started.pop(pid)
+        wall = time.perf_counter() - began
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        result = subprocess.CompletedProcess(process.args, process.returncode, out.read(), err.read())
+        if result.returncode not in (0, 1) or "INTERNAL ERROR" in result.stdout + result.stderr:
+            raise SystemExit(f"sweep: mypy failed ({result.returncode}):\n{result.stderr[-3000:]}")
+        runs[index] = Run(wall, usage.ru_utime + usage.ru_stime, result)
+    return [run for run in runs if run is not None]
 
 
 def diagnostics(output: str) -> set[str]:
@@ -80,11 +181,13 @@ def pyright_run(python: Path, src: Path, packages: list[str]) -> set[str]:
         [str(BIN / "pyright"), "--outputjson", "--pythonpath", str(python), *packages],
         cwd=src, capture_output=True, text=True,
     )
-    report = json.loads(result.stdout)
-    return {
-        f"{Path(d['file']).relative_to(src)}:{d['range']['start']['line'] + 1}: {d['severity']}: {d['message']}"
-        for d in report["generalDiagnostics"]
-    }
+    return {str(diagnostic) for diagnostic in parse_pyright(result.stdout, src)}
+
+
+def location(line: str) -> tuple[str, int]:
+    """``file:line`` at the start of a mypy or pyright line of ``diagnostics``/``pyright_run``."""
+    file, number, _ = line.split(":", 2)
+    return file, int(number)
 
 
 def rechecked_modules(verbose_log: str) -> int:
@@ -108,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reps", type=int, default=3, help="cold runs per setup")
     parser.add_argument("--warm-reps", type=int, default=15, help="warm runs per setup")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--pairs", type=int, default=0, help="cold plain and plugin runs side by side")
+    parser.add_argument("--control-pairs", type=int, default=0, help="two cold plain runs side by side")
     parser.add_argument("--cost-only", action="store_true", help="skip the diagnostics sweep (1 and 2)")
     args = parser.parse_args(argv)
 
@@ -116,18 +221,20 @@ def main(argv: list[str] | None = None) -> int:
     src = work / "src"
     with_package = Path(sys.executable)
     without_package = linked_environment(work / "env-without-package", leave_out=OUR_PACKAGE)
-    print(f"sweep: {', '.join(f'{n} {LIBRARIES[n]}' for n in packages)}; {machine()}", flush=True)
+    print(f"sweep: {', '.join(f'{n} {v}' for n, v in LIBRARIES.items())}; {machine()}", flush=True)
 
     changes: dict[str, list[str]] = {}
     targeted: list[str] = []
     pyright_changes: dict[str, list[str]] = {}
+    findings: list[dict[str, object]] = []
+    unexplained: list[str] = []
     if not args.cost_only:
         # 1. Diagnostics: without the package, stubs only, stubs and plugin (cold caches).
         outputs = {}
         for name, python, plugin in [("none", without_package, False), ("stubs", with_package, False),
                                      ("stubs+plugin", with_package, True)]:
-            _, result = mypy_run(python, src, packages, plugin, work / f"cache-{name}")
-            outputs[name] = diagnostics(result.stdout)
+            run = mypy_run(python, src, packages, plugin, work / f"cache-{name}")
+            outputs[name] = diagnostics(run.result.stdout)
             print(f"mypy, {name}: {len(outputs[name])} diagnostics", flush=True)
         changes = {
             "stubs added": sorted(outputs["stubs"] - outputs["none"]),
@@ -146,44 +253,118 @@ def main(argv: list[str] | None = None) -> int:
         for what, lines in pyright_changes.items():
             print(f"pyright, stubs {what}: {len(lines)}", *("    " + line for line in lines), sep="\n", flush=True)
 
-    else:
+        # Every finding confirmed at run time; every change elsewhere, or unconfirmed, unexplained.
+        confirmed = set()
+        for finding in FINDINGS:
+            problem = confirm(finding, with_package, src)
+            findings.append({"file": finding.file, "line": finding.line, "why": finding.why, "problem": problem})
+            print(f"finding {finding.file}:{finding.line}: "
+                  + (f"NOT CONFIRMED: {problem}" if problem else "raises at run time with a stream, runs without"))
+            if problem is None:
+                confirmed.add(at(finding))
+        changed = [*targeted, *(line for lines in changes.values() for line in lines),
+                   *(line for lines in pyright_changes.values() for line in lines)]
+        unexplained = sorted({line for line in changed if location(line) not in confirmed})
+        print(f"unexplained: {len(unexplained)}", *("    " + line for line in unexplained), sep="\n", flush=True)
+
+    elif args.warm_reps and not args.reps:
         for name, plugin in (("stubs", False), ("stubs+plugin", True)):
             mypy_run(with_package, src, packages, plugin, work / f"cache-{name}")
 
     # 3. Cost: interleaved cold and warm runs, same installed stubs, plugin on and off.
-    times: dict[str, list[float]] = {"cold plain": [], "cold plugin": [], "warm plain": [], "warm plugin": []}
-    # The caches of the diagnostic runs above are the warm caches.
+    times: dict[str, list[float]] = {}  # "cold plain wall": seconds of each run, in order
+    # The caches of the runs above, or else of the first cold runs, are the warm caches.
     warm_caches = {False: work / "cache-stubs", True: work / "cache-stubs+plugin"}
     for rep in range(max(args.reps, args.warm_reps)):
         for plugin in ((False, True) if rep % 2 == 0 else (True, False)):
             label = "plugin" if plugin else "plain"
+            runs = []
             if rep < args.reps:
                 cold_cache = work / f"cold-{rep}-{label}"
-                times[f"cold {label}"].append(mypy_run(with_package, src, packages, plugin, cold_cache)[0])
-                shutil.rmtree(cold_cache)
+                runs.append(("cold", mypy_run(with_package, src, packages, plugin, cold_cache)))
+                if warm_caches[plugin].exists():
+                    shutil.rmtree(cold_cache)
+                else:
+                    cold_cache.rename(warm_caches[plugin])
             if rep < args.warm_reps:
-                times[f"warm {label}"].append(mypy_run(with_package, src, packages, plugin, warm_caches[plugin])[0])
-        print(f"rep {rep + 1}: " + ", ".join(f"{k} {v[-1]:.2f} s" for k, v in times.items() if v), flush=True)
-    medians = {k: statistics.median(v) for k, v in times.items() if v}
-    kinds = [kind for kind in ("cold", "warm") if f"{kind} plain" in medians]
-    ratios = {kind: medians[f"{kind} plugin"] / medians[f"{kind} plain"] for kind in kinds}
-    rechecked = {
-        label: rechecked_modules(mypy_run(with_package, src, packages, plugin, warm_caches[plugin], verbose=True)[1].stderr)
-        for label, plugin in (("plain", False), ("plugin", True))
+                runs.append(("warm", mypy_run(with_package, src, packages, plugin, warm_caches[plugin])))
+            for kind, run in runs:
+                times.setdefault(f"{kind} {label} wall", []).append(run.wall)
+                times.setdefault(f"{kind} {label} cpu", []).append(run.cpu)
+        print(f"rep {rep + 1}: " + ", ".join(f"{k} {v[-1]:.2f} s" for k, v in times.items() if len(v) == rep + 1),
+              flush=True)
+    medians = {k: statistics.median(v) for k, v in times.items()}
+    measured = [f"{kind} {measure}" for kind in ("cold", "warm") for measure in ("wall", "cpu")
+                if f"{kind} plain {measure}" in times]
+    ratios = {m: medians[m.replace(" ", " plugin ")] / medians[m.replace(" ", " plain ")] for m in measured}
+    # The plain and the plugin run of one repetition ran back to back: their ratio cancels
+    # drifts of the machine's speed that span several runs.
+    paired_ratios = {
+        m: statistics.median(a / b for a, b in zip(times[m.replace(" ", " plugin ")], times[m.replace(" ", " plain ")]))
+        for m in measured
     }
-    for kind in kinds:
-        print(f"{kind}: plain median {medians[kind + ' plain']:.2f} s, plugin median "
-              f"{medians[kind + ' plugin']:.2f} s, ratio {ratios[kind]:.3f}")
-    print(f"modules re-parsed by a warm run: plain {rechecked['plain']}, plugin {rechecked['plugin']}")
+    for m in measured:
+        print(f"{m}: plain median {medians[m.replace(' ', ' plain ')]:.3f} s, plugin median "
+              f"{medians[m.replace(' ', ' plugin ')]:.3f} s, ratio {ratios[m]:.3f}, paired ratio {paired_ratios[m]:.3f}")
+    rechecked = {}
+    if args.warm_reps:
+        rechecked = {
+            label: rechecked_modules(mypy_run(with_package, src, packages, plugin, warm_caches[plugin], verbose=True).result.stderr)
+            for label, plugin in (("plain", False), ("plugin", True))
+        }
+        print(f"modules re-parsed by a warm run: plain {rechecked['plain']}, plugin {rechecked['plugin']}")
+
+    # Side by side: a plain and a plugin cold run at the same time, one per core, so that both
+    # see the same machine; then, as the control that shows the noise left, two plain runs.
+    pairs: list[dict[str, Any]] = []
+    for pair in range(args.pairs + args.control_pairs):
+        control = pair >= args.pairs
+        plugins = (False, False) if control else ((False, True) if pair % 2 == 0 else (True, False))
+        caches = [work / f"side-{pair}-{side}" for side in range(2)]
+        both = mypy_runs(with_package, src, packages, list(zip(plugins, caches)))
+        for cache in caches:
+            shutil.rmtree(cache)
+        walls = [run.wall for run in both]
+        # plugin / plain; for the control, second / first started.
+        ratio = walls[1] / walls[0] if control or plugins[1] else walls[0] / walls[1]
+        pairs.append({"kind": "control" if control else "plugin", "plugins": plugins, "wall": walls,
+                      "cpu": [run.cpu for run in both], "ratio": ratio})
+        print(f"side by side {pair + 1} ({', '.join('plugin' if on else 'plain' for on in plugins)}): "
+              f"{', '.join(f'{w:.1f} s' for w in walls)}, ratio {ratio:.3f}", flush=True)
+    side_by_side = {}
+    for kind in ("plugin", "control"):
+        kind_ratios = [entry["ratio"] for entry in pairs if entry["kind"] == kind]
+        if kind_ratios:
+            side_by_side[kind] = {"median": statistics.median(kind_ratios), "min": min(kind_ratios), "max": max(kind_ratios)}
+            print(f"side by side, {kind}: ratio median {side_by_side[kind]['median']:.3f} "
+                  f"({side_by_side[kind]['min']:.3f}-{side_by_side[kind]['max']:.3f}) over {len(kind_ratios)} pairs")
+
+    # 4. The time spent in the plugin itself, in one cold run.
+    timed = mypy_run(with_package, src, packages, True, work / "cold-timed", timed_plugin=True)
+    found = PLUGIN_TIME.search(timed.result.stderr)
+    if found is None:
+        raise SystemExit(f"sweep: the timed run printed no plugin time:\n{timed.result.stderr[-3000:]}")
+    seconds, calls = float(found["seconds"]), int(found["calls"])
+    # An upper estimate of the plugin's whole cost: every call priced as a method-hook lookup
+    # through the chain, plus the time measured inside the plugin.
+    estimate = seconds + calls * max(int(found["lookup_ns"]), 0) * 1e-9
+    plugin_time = {"seconds_inside": seconds, "calls": calls, "extra_ns_per_lookup": int(found["lookup_ns"]),
+                   "estimated_seconds": estimate, "run_wall": timed.wall, "estimated_share": estimate / timed.wall}
+    print(f"time in the plugin, one cold run: {seconds:.3f} s inside it over {calls} calls; one lookup through "
+          f"mypy's plugin chain costs {found['lookup_ns']} ns more; estimated whole cost {estimate:.3f} s, "
+          f"{100 * plugin_time['estimated_share']:.2f} % of that run's {timed.wall:.1f} s", flush=True)
 
     if args.json:
         args.json.write_text(json.dumps({
             "machine": machine(), "libraries": LIBRARIES, "reps": args.reps, "warm_reps": args.warm_reps, "times": times,
-            "medians": medians, "ratios": ratios, "warm_rechecked_modules": rechecked,
+            "medians": medians, "ratios": ratios, "paired_ratios": paired_ratios, "plugin_time": plugin_time,
+            "pairs": args.pairs, "control_pairs": args.control_pairs, "side_by_side_runs": pairs, "side_by_side": side_by_side,
+            "warm_rechecked_modules": rechecked,
             "mypy_changes": changes, "targeted_errors": targeted, "pyright_changes": pyright_changes,
+            "findings": findings, "unexplained": unexplained,
         }, indent=2) + "\n")
     shutil.rmtree(work, ignore_errors=True)
-    return 0
+    return 1 if unexplained else 0
 
 
 if __name__ == "__main__":
