@@ -36,11 +36,8 @@ class JaxToDevicePlugin(Plugin):
 
     def __init__(self, options: Options) -> None:
         super().__init__(options)
-        # The environment mypy checks against, which --python-executable may set elsewhere.
-        self.diagnosis = Diagnosis.of_environment(mypy_search_path(options.python_executable))
+        self.diagnosis = diagnose(options)
         self._config_data = {"plugin": __version__, **self.diagnosis.config_data()}
-        for problem in self.diagnosis.environment_problems():
-            print(messages.PREFIX + problem, file=sys.stderr)
         # Decided once: the hook getters below run for every call mypy checks.
         self._mismatch = self.diagnosis.mismatch
         self._mismatch_reported = False
@@ -79,6 +76,23 @@ class JaxToDevicePlugin(Plugin):
             return hook(ctx) if hook is not None else ctx.default_return_type
 
         return report_then_run
+
+
+def diagnose(options: Options) -> Diagnosis:
+    """The installed JAX and stubs where mypy reads packages (``--python-executable`` may put
+    them in another environment), with any problem said once on stderr. Never raises: a
+    damaged install must not end the user's type check."""
+    search_path = mypy_search_path(options.python_executable)
+    if search_path is None:
+        return Diagnosis.nothing_known()
+    try:
+        diagnosis = Diagnosis.of_environment(search_path)
+    except Exception as error:  # the guard's purpose, at start-up
+        print(messages.PREFIX + messages.internal_problem("start-up (reading installed versions)", error), file=sys.stderr)
+        return Diagnosis.nothing_known()
+    for problem in diagnosis.environment_problems():
+        print(messages.PREFIX + problem, file=sys.stderr)
+    return diagnosis
 
 
 def calls_into_jax(fullname: str) -> bool:

@@ -23,20 +23,29 @@ TARGET_FILE = "JAX_VERSION"
 """A file in the stub folder that names the JAX release the stubs were generated from."""
 
 
-def mypy_search_path(python_executable: str | None) -> list[str]:
+def mypy_search_path(python_executable: str | None) -> list[str] | None:
     """The folders mypy reads installed packages from: those of ``--python-executable``
     (by default the Python running mypy), not necessarily this process's ``sys.path``.
 
-    mypy's own function, cached by mypy, so asking again costs nothing. Without site packages
-    (``--no-site-packages``) or on a mypy whose internals differ, this process's path.
+    mypy's own function, cached by mypy, so asking again costs nothing; on a mypy whose
+    internals differ, this process's path. None when mypy reads no installed package
+    (``--no-site-packages``): then there is no installed JAX or stub folder to check.
     """
+    if python_executable is None:
+        return None
     try:
-        from mypy.modulefinder import get_search_dirs
-
-        sys_path, site_packages = get_search_dirs(python_executable)
+        return search_dirs_of(python_executable) or list(sys.path)
     except Exception:  # a mypy internal: never let it break the run
         return list(sys.path)
-    return [*sys_path, *site_packages] or list(sys.path)  # mypy's own order
+
+
+def search_dirs_of(python_executable: str) -> list[str]:
+    """Where mypy, given ``--python-executable``, reads installed packages, in mypy's order.
+    Raises when that Python cannot tell."""
+    from mypy.modulefinder import get_search_dirs
+
+    sys_path, site_packages = get_search_dirs(python_executable)
+    return [*sys_path, *site_packages]
 
 
 def dist_info(name: str, search_path: Sequence[str]) -> Path | None:
@@ -74,7 +83,7 @@ def installed_stub_files(search_path: Sequence[str]) -> list[Path]:
     try:
         with open(info / "RECORD", newline="", encoding="utf-8") as record:
             rows = list(csv.reader(record))
-    except OSError:
+    except (OSError, ValueError, csv.Error):  # unreadable: as if not installed
         return []
     return [
         info.parent / row[0]
@@ -102,13 +111,21 @@ class Diagnosis:
         target = next((f for f in files if f.name == TARGET_FILE and f.parent.name == STUB_FOLDER), None)
         stubs = None
         if target is not None and target.is_file():
-            stubs = target.read_text(encoding="utf-8").strip() or None
+            try:
+                stubs = target.read_text(encoding="utf-8").strip() or None
+            except (OSError, ValueError):  # unreadable: as if absent
+                pass
         return cls(
             jax=installed_jax(search_path),
             stubs=stubs,
             folder=target.parent if target is not None else None,
             missing=tuple(f for f in files if not f.is_file()),
         )
+
+    @classmethod
+    def nothing_known(cls) -> Diagnosis:
+        """For a run that reads no installed package: no versions, nothing to report."""
+        return cls(jax=None, stubs=None, folder=None, missing=())
 
     def environment_problems(self) -> list[str]:
         """Broken installs: the plugin says so once and leaves mypy's result alone."""

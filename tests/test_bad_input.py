@@ -10,9 +10,11 @@ import pytest
 
 from environments import JAX, OUR_PACKAGE, linked_environment
 from mypy_plugin import messages
+from mypy_plugin.versions import Diagnosis
 
 CORRECT = "import jax\nimport jax.numpy as jnp\n\njnp.zeros(3).to_device(jax.devices()[0])\n"
 MISUSE = CORRECT.replace("[0])", "[0], stream=0)")
+STUBS = Diagnosis.of_this_environment().stubs
 
 
 def mypy(python: Path, folder: Path, plugin: bool, source: str = CORRECT) -> subprocess.CompletedProcess[str]:
@@ -67,3 +69,23 @@ def test_check_command_reports_the_damage(tmp_path: Path, damage: str) -> None:
     result = subprocess.run([str(python), "-m", "mypy_plugin", "check"], capture_output=True, text=True)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert any(line.startswith("error: ") for line in result.stdout.splitlines())
+
+
+def test_unreadable_install_record(tmp_path: Path) -> None:
+    python = linked_environment(tmp_path / "env", copy={"jax_stubs"})
+    [record] = (tmp_path / "env").glob("lib/python*/site-packages/jax_stubs-*.dist-info/RECORD")
+    record.write_bytes(b"jax-stubs/\xff\xfe,\n")
+    assert_one_line_and_mypys_status(python, tmp_path, "no jax-stubs folder is installed")
+
+
+def test_no_site_packages_is_not_a_missing_install(tmp_path: Path) -> None:
+    """With --no-site-packages mypy reads no installed package: nothing to check, nothing said."""
+    python = linked_environment(tmp_path / "env", leave_out=JAX)
+    (tmp_path / "mypy.ini").write_text(f"[mypy]\nplugins = mypy_plugin\ncache_dir = {tmp_path / '.cache'}\n")
+    (tmp_path / "main.py").write_text("x: int = 1\n")
+    result = subprocess.run([str(python), "-m", "mypy", "--no-site-packages", "main.py"],
+                            cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 0 and result.stderr == "", result.stdout + result.stderr
+    # Reading packages, the same environment lacks JAX, and the plugin says so.
+    result = subprocess.run([str(python), "-m", "mypy", "main.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert plugin_lines(result) == [messages.PREFIX + messages.jax_not_installed(f"{STUBS}")], result.stderr

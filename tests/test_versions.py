@@ -89,6 +89,16 @@ def test_versions_are_read_where_mypy_reads_packages(tmp_path: Path) -> None:
     assert result.returncode == 1 and "[jax-to-device-stream]" in result.stdout, result.stdout
 
 
+def test_check_command_looks_where_told(tmp_path: Path) -> None:
+    without_jax = linked_environment(tmp_path / "env", leave_out=JAX)
+    check = [sys.executable, "-m", "mypy_plugin", "check", "--python-executable"]
+    result = subprocess.run([*check, str(without_jax)], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 1 and "jax: (not installed)" in result.stdout, result.stdout
+    result = subprocess.run([*check, str(tmp_path / "no-such-python")], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 1 and result.stderr == "", result.stderr
+    assert result.stdout.startswith(f"error: cannot read the environment of {tmp_path / 'no-such-python'}: ")
+
+
 @pytest.mark.parametrize("jax_version", [OTHER, STUBS])
 def test_check_command(tmp_path: Path, jax_version: str) -> None:
     env = environment_with_jax(jax_version, tmp_path / "site")
