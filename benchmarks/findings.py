@@ -63,7 +63,7 @@ def confirm(finding: Finding, python: Path, src: Path) -> str | None:
     environment = {**os.environ, "JAX_PLATFORMS": "cpu", "PYTHONPATH": str(src)}
     result = subprocess.run([str(python), "-c", _RUN, finding.reproduction], cwd=src, env=environment,
                             capture_output=True, text=True)
-    if result.returncode != 0:
+    if result.returncode != 0 or not result.stdout.strip():
         return f"the reproduction did not run: {result.stderr.strip()[-500:]}"
     outcome = json.loads(result.stdout.splitlines()[-1])
     without, with_stream = outcome["None"], outcome["0"]
