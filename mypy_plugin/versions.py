@@ -48,36 +48,32 @@ def search_dirs_of(python_executable: str) -> list[str]:
     return [*sys_path, *site_packages]
 
 
-def dist_info(name: str, search_path: Sequence[str]) -> Path | None:
-    """The ``<name>-<version>.dist-info`` folder of an installed distribution, first found.
+def dist_infos(names: Sequence[str], search_path: Sequence[str]) -> dict[str, Path]:
+    """The ``<name>-<version>.dist-info`` folder of each named distribution, first found, in
+    one pass over the search path.
 
     Read from folder names, as pip installs them: importing ``importlib.metadata`` would cost
     mypy more start-up time than the rest of the plugin together.
     """
-    prefix = f"{name}-"
+    found: dict[str, Path] = {}
     for entry in search_path:
         try:
-            names = os.listdir(entry or ".")
+            folders = os.listdir(entry or ".")
         except OSError:
             continue
-        for folder in names:
-            if folder.startswith(prefix) and folder.endswith(".dist-info"):
-                return Path(entry or ".") / folder
-    return None
+        for folder in folders:
+            name = folder.partition("-")[0]
+            if folder.endswith(".dist-info") and name in names and name not in found:
+                found[name] = Path(entry or ".") / folder
+    return found
 
 
 def version_of(info: Path | None) -> str | None:
     return info.name[info.name.index("-") + 1 : -len(".dist-info")] if info is not None else None
 
 
-def installed_jax(search_path: Sequence[str]) -> str | None:
-    """The version of the installed ``jax`` distribution, or None when it is missing."""
-    return version_of(dist_info("jax", search_path))
-
-
-def installed_stub_files(search_path: Sequence[str]) -> list[Path]:
-    """Every file of the stub folder that the installed distribution's RECORD lists."""
-    info = dist_info(DISTRIBUTION, search_path)
+def installed_stub_files(info: Path | None) -> list[Path]:
+    """Every file of the stub folder that the stubs' RECORD (in ``info``) lists."""
     if info is None:
         return []
     try:
@@ -107,19 +103,21 @@ class Diagnosis:
 
     @classmethod
     def of_environment(cls, search_path: Sequence[str]) -> Diagnosis:
-        files = installed_stub_files(search_path)
+        infos = dist_infos(("jax", DISTRIBUTION), search_path)
+        files = installed_stub_files(infos.get(DISTRIBUTION))
+        missing = tuple(f for f in files if not f.is_file())
         target = next((f for f in files if f.name == TARGET_FILE and f.parent.name == STUB_FOLDER), None)
         stubs = None
-        if target is not None and target.is_file():
+        if target is not None and target not in missing:
             try:
                 stubs = target.read_text(encoding="utf-8").strip() or None
             except (OSError, ValueError):  # unreadable: as if absent
                 pass
         return cls(
-            jax=installed_jax(search_path),
+            jax=version_of(infos.get("jax")),
             stubs=stubs,
             folder=target.parent if target is not None else None,
-            missing=tuple(f for f in files if not f.is_file()),
+            missing=missing,
         )
 
     @classmethod
