@@ -17,11 +17,11 @@ MISUSE = CORRECT.replace("[0])", "[0], stream=0)")
 STUBS = Diagnosis.of_this_environment().stubs
 
 
-def mypy(python: Path, folder: Path, plugin: bool, source: str = CORRECT) -> subprocess.CompletedProcess[str]:
+def mypy(python: Path, folder: Path, plugin: bool, source: str = CORRECT, *flags: str) -> subprocess.CompletedProcess[str]:
     config = "plugins = mypy_plugin\n" if plugin else ""
     (folder / "mypy.ini").write_text(f"[mypy]\n{config}cache_dir = {folder / ('.cache-' + str(plugin))}\n")
     (folder / "main.py").write_text(source)
-    return subprocess.run([str(python), "-m", "mypy", "main.py"], cwd=folder, capture_output=True, text=True)
+    return subprocess.run([str(python), "-m", "mypy", *flags, "main.py"], cwd=folder, capture_output=True, text=True)
 
 
 def plugin_lines(result: subprocess.CompletedProcess[str]) -> list[str]:
@@ -81,11 +81,8 @@ def test_unreadable_install_record(tmp_path: Path) -> None:
 def test_no_site_packages_is_not_a_missing_install(tmp_path: Path) -> None:
     """With --no-site-packages mypy reads no installed package: nothing to check, nothing said."""
     python = linked_environment(tmp_path / "env", leave_out=JAX)
-    (tmp_path / "mypy.ini").write_text(f"[mypy]\nplugins = mypy_plugin\ncache_dir = {tmp_path / '.cache'}\n")
-    (tmp_path / "main.py").write_text("x: int = 1\n")
-    result = subprocess.run([str(python), "-m", "mypy", "--no-site-packages", "main.py"],
-                            cwd=tmp_path, capture_output=True, text=True)
+    result = mypy(python, tmp_path, True, "x: int = 1\n", "--no-site-packages")
     assert result.returncode == 0 and result.stderr == "", result.stdout + result.stderr
     # Reading packages, the same environment lacks JAX, and the plugin says so.
-    result = subprocess.run([str(python), "-m", "mypy", "main.py"], cwd=tmp_path, capture_output=True, text=True)
+    result = mypy(python, tmp_path, True, "x: int = 1\n")
     assert plugin_lines(result) == [messages.PREFIX + messages.jax_not_installed(f"{STUBS}")], result.stderr
