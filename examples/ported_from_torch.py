@@ -11,18 +11,21 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+# JAX's own stubs type a device as Any; pyright rejects "jax.Device" in annotations.
+Device = Any
 
-def to_accelerator(batch: jax.Array, device: jax.Device, stream: int | None = None) -> jax.Array:
+
+def to_accelerator(batch: jax.Array, device: Device, stream: int | None = None) -> jax.Array:
     # torch: batch.to(device, non_blocking=True) on a side stream
     return batch.to_device(device, stream=stream)
 
 
-def from_cupy(batch: jax.Array, device: jax.Device, cupy_stream: Any) -> jax.Array:
+def from_cupy(batch: jax.Array, device: Device, cupy_stream: Any) -> jax.Array:
     # A CuPy stream is Any to every checker: only the mypy plugin sees this one.
     return batch.to_device(device, stream=cupy_stream)
 
 
-def fixed(batch: jax.Array, device: jax.Device) -> jax.Array:
+def fixed(batch: jax.Array, device: Device) -> jax.Array:
     # What to write instead: no stream; order with the other library by synchronising.
     moved = batch.to_device(device)
     return moved.block_until_ready()

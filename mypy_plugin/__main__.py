@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mypy_plugin import __version__
+from mypy_plugin import __version__, messages
 from mypy_plugin.versions import Diagnosis, search_dirs_of
 
 
@@ -26,12 +26,17 @@ def check(python_executable: str | None = None) -> int:
             return 1
     print(f"jax-stubs {__version__}: stubs for jax {diagnosis.stubs or '(none found)'} in {diagnosis.folder or '(not installed)'}")
     print(f"jax: {diagnosis.jax or '(not installed)'}")
-    problems = diagnosis.environment_problems() + ([diagnosis.mismatch] if diagnosis.mismatch else [])
+    problems = diagnosis.environment_problems()
     for problem in problems:
         print(f"error: {problem}")
-    if not problems:
+    if diagnosis.mismatched:
+        assert diagnosis.jax is not None and diagnosis.stubs is not None
+        print(f"error: {messages.stubs_mismatch(diagnosis.jax, diagnosis.stubs)}")
+        for note in messages.stubs_mismatch_fix(diagnosis.jax, diagnosis.stubs):
+            print(f"note: {note}")
+    elif not problems:
         print("ok: the stubs describe the installed jax")
-    return 1 if problems else 0
+    return 1 if problems or diagnosis.mismatched else 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,7 +9,7 @@ from mypy.options import Options
 from mypy.plugin import FunctionContext, MethodContext, MethodSigContext, Plugin, ReportConfigContext
 from mypy.types import FunctionLike, Type
 
-from mypy_plugin import __version__, errorcodes, fullnames, messages
+from mypy_plugin import __version__, fullnames, messages, reports
 from mypy_plugin.guard import default_return_type, default_signature, guarded
 from mypy_plugin.to_device import check_stream, widen_stream
 from mypy_plugin.versions import Diagnosis, mypy_search_path
@@ -39,7 +39,7 @@ class JaxToDevicePlugin(Plugin):
         self.diagnosis = diagnose(options)
         self._config_data = {"plugin": __version__, **self.diagnosis.config_data()}
         # Decided once: the hook getters below run for every call mypy checks.
-        self._mismatch = self.diagnosis.mismatch
+        self._mismatch = self.diagnosis.mismatched
         self._mismatch_reported = False
         self._mismatch_function_hook = guarded(self._with_mismatch_report(None), default_return_type)
         self._mismatch_method_hooks = {
@@ -72,7 +72,8 @@ class JaxToDevicePlugin(Plugin):
         def report_then_run(ctx: FunctionContext | MethodContext) -> Type:
             if self._mismatch and not self._mismatch_reported and reports_here(ctx.api):
                 self._mismatch_reported = True
-                ctx.api.fail(self._mismatch, ctx.context, code=errorcodes.JAX_STUBS_MISMATCH)
+                assert self.diagnosis.jax is not None and self.diagnosis.stubs is not None
+                reports.stubs_mismatch(ctx.api, ctx.context, self.diagnosis.jax, self.diagnosis.stubs)
             return hook(ctx) if hook is not None else ctx.default_return_type
 
         return report_then_run

@@ -8,26 +8,17 @@ PREFIX = "mypy_plugin: "
 """What starts every line the plugin prints outside mypy's own report."""
 
 
-def to_device_stream(receiver: str, stream_type: str) -> str:
-    """The targeted error for ``<receiver>.to_device(..., stream=<stream_type>)``."""
-    return (
-        f'"{receiver}.to_device" does not accept a stream (got {stream_type}): '
-        "JAX raises NotImplementedError for any stream that is not None. "
-        'Call "to_device(device)" without "stream=" and order the work with the other '
-        'library by explicit synchronisation: "jax.block_until_ready(...)" on the JAX side, '
-        'the other library\'s own on its side (e.g. "torch.cuda.synchronize()", '
-        'a CuPy stream\'s "synchronize()")'
-    )
-
-
 def stubs_mismatch(jax: str, stubs: str) -> str:
     """The installed JAX is another release than the one the stubs were made from."""
-    return (
-        f"jax {jax} is installed, but the installed jax-stubs describe jax {stubs}, and JAX's "
-        f"stubs change with every release. Install the stubs for {jax} "
-        f'(pip install "jax-stubs=={jax}.*", or from a checkout: '
-        f"python scripts/generate_stubs.py --jax {jax} && pip install .) or jax=={stubs}"
-    )
+    return f"jax {jax} is installed, but the installed jax-stubs describe jax {stubs}"
+
+
+def stubs_mismatch_fix(jax: str, stubs: str) -> list[str]:
+    """What to do about a mismatch, one line each: why it matters, then the fix."""
+    return [
+        "JAX's stubs change with every release: other diagnostics about JAX are unreliable until the versions agree",
+        f'Install the stubs for jax {jax}: pip install "jax-stubs=={jax}.*" (or pin jax=={stubs})',
+    ]
 
 
 def jax_not_installed(stubs: str) -> str:

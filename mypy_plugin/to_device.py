@@ -10,7 +10,7 @@ mypy checks a method call in two steps, and the plugin takes part in both:
 
 mypy asks for the signature hook only when the receiver's type names a class. For a receiver
 typed by a TypeVar (``T``, ``Self``) only step 2 runs: where mypy has already rejected the
-argument there, the plugin adds its guidance as a note, so a misuse is never reported twice.
+argument there, the plugin adds its help as notes, so a misuse is never reported twice.
 """
 
 from __future__ import annotations
@@ -18,20 +18,11 @@ from __future__ import annotations
 from mypy.nodes import ARG_NAMED, CallExpr, FuncDef
 from mypy.plugin import MethodContext, MethodSigContext
 from mypy.subtypes import is_subtype
-from mypy.types import (
-    AnyType,
-    CallableType,
-    FunctionLike,
-    NoneType,
-    Type,
-    TypeOfAny,
-    TypeVarType,
-    UninhabitedType,
-    get_proper_type,
-)
+from mypy.types import CallableType, FunctionLike, Type, TypeVarType
 
-from mypy_plugin import errorcodes, fullnames, messages
+from mypy_plugin import fullnames, reports
 from mypy_plugin.receivers import display_name, jax_to_device
+from mypy_plugin.streams import can_be_a_stream, may_be_none
 
 
 def widen_stream(ctx: MethodSigContext) -> FunctionLike:
@@ -59,11 +50,11 @@ def check_stream(ctx: MethodContext) -> Type:
     ):
         if kind != ARG_NAMED or name != fullnames.STREAM or not can_be_a_stream(arg_type):
             continue
-        message = messages.to_device_stream(display_name(ctx.type), format_type(arg_type, ctx))
+        receiver = display_name(ctx.type)
         if signature_was_widened or not mypy_rejects(method, arg_type):
-            ctx.api.fail(message, expr, code=errorcodes.JAX_TO_DEVICE_STREAM)
+            reports.to_device_stream(ctx.api, expr, receiver, format_type(arg_type, ctx), may_be_none(arg_type))
         else:
-            ctx.api.msg.note(message, expr, code=errorcodes.JAX_TO_DEVICE_STREAM)
+            reports.to_device_stream_advice(ctx.api, expr, receiver, may_be_none(arg_type))
     return ctx.default_return_type
 
 
@@ -83,20 +74,6 @@ def stream_index(arg_names: list[str | None]) -> int | None:
         return arg_names.index(fullnames.STREAM)
     except ValueError:
         return None
-
-
-def can_be_a_stream(arg_type: Type) -> bool:
-    """Whether a value of ``arg_type`` may be a non-None stream at run time.
-
-    ``Any`` counts (an untyped library's stream), except the ``Any`` that stands for an
-    expression mypy has already reported; ``NoReturn`` does not (the call is never reached).
-    """
-    proper = get_proper_type(arg_type)
-    if isinstance(proper, AnyType):
-        return proper.type_of_any != TypeOfAny.from_error
-    if isinstance(proper, (NoneType, UninhabitedType)):
-        return False
-    return not is_subtype(proper, NoneType())
 
 
 def mypy_rejects(method: FuncDef, arg_type: Type) -> bool:

@@ -136,11 +136,9 @@ class Diagnosis:
         return []
 
     @property
-    def mismatch(self) -> str | None:
-        """The mismatch message when JAX and the stubs are different releases, else None."""
-        if self.jax is None or self.stubs is None or self.jax == self.stubs:
-            return None
-        return messages.stubs_mismatch(self.jax, self.stubs)
+    def mismatched(self) -> bool:
+        """Whether JAX and the stubs are known to be different releases."""
+        return self.jax is not None and self.stubs is not None and self.jax != self.stubs
 
     def config_data(self) -> dict[str, str | None]:
         return {"jax": self.jax, "stubs": self.stubs}

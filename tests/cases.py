@@ -16,6 +16,7 @@ MISUSE_LINE = re.compile(
     r'(?:"\w+\.to_device" does not accept a stream|Argument "stream" to "to_device" of "Array")'
 )
 UNESCAPE = re.compile(r"\\(.)")  # a regex "out" line, read back as the text it matches
+GOT = re.compile(r'does not accept a stream \\?\(got "(.*?)"\\?\)')
 
 
 @dataclass
@@ -28,12 +29,29 @@ class Case:
     runtime: str | None = None
     runtime_reason: str | None = None
     regex: bool = False
+    unseen_by_stubs: str | None = None
+    """Why a misuse that mypy reports is invisible to the stubs alone, where the reported type
+    does not show it (a TypeVar bound to ``Optional[Any]``)."""
 
     @property
     def misuse_lines(self) -> list[int]:
         """Lines of ``main`` that the type check reports as a stream passed to to_device."""
         lines = [UNESCAPE.sub(r"\1", line) for line in self.out] if self.regex else self.out
         return sorted({int(m.group(1)) for line in lines if (m := MISUSE_LINE.match(line))})
+
+    @property
+    def stream_types(self) -> list[str]:
+        """The stream types the plugin's errors and notes name (``got "int | None"``)."""
+        return [m.group(1) for line in self.out if (m := GOT.search(line))]
+
+    @property
+    def seen_by_stubs(self) -> bool:
+        """Whether a checker that reads only the stubs reports the misuse: some member of the
+        stream's type is neither ``Any`` nor ``None`` (every checker accepts those for
+        ``stream: None``)."""
+        return bool(self.misuse_lines) and not self.unseen_by_stubs and all(
+            set(types.split(" | ")) - {"Any", "None"} for types in self.stream_types
+        )
 
     @property
     def uses_plugin(self) -> bool:
@@ -64,6 +82,7 @@ def load_cases(folder: Path = TYPECHECK) -> list[Case]:
                         runtime=raw.get("runtime"),
                         runtime_reason=raw.get("runtime_reason"),
                         regex=bool(raw.get("regex", False)),
+                        unseen_by_stubs=raw.get("unseen_by_stubs"),
                     )
                 )
     return cases

@@ -15,6 +15,9 @@ from pathlib import Path
 from typing import Callable
 
 BIN = Path(sys.executable).parent
+PYREFLY_CONFIG = 'preset = "default"\n'
+"""Written as ``pyrefly.toml`` beside the samples: without a config file pyrefly checks no
+argument types (its ``basic`` preset)."""
 
 
 @dataclass(frozen=True, order=True)

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from mypy_plugin.reports import DROP_THE_STREAM, SYNCHRONISE
+
 BIN = Path(sys.executable).parent
 CODE = "[jax-to-device-stream]"
 MISUSE = "import jax\nimport jax.numpy as jnp\n\njnp.zeros(3).to_device(jax.devices()[0], stream=0)\n"
@@ -131,6 +133,8 @@ def test_daemon_in_editor_mode_points_at_the_stream(package: Package, dmypy: Run
     stream_value = MISUSE.splitlines()[3].index("stream=0") + len("stream=")
     assert (report["line"], report["column"], report["code"]) == (4, stream_value, "jax-to-device-stream")
     assert report["severity"] == "error" and "NotImplementedError" in report["message"]
+    # The notes travel with the error, as its hint: an editor shows them in the same hover.
+    assert report["hint"].splitlines() == [DROP_THE_STREAM, SYNCHRONISE]
 
 
 def test_incremental_run_reports_from_a_warm_cache(tmp_path: Path, cache: Path) -> None:

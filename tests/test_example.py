@@ -1,12 +1,18 @@
-"""The README's demo: mypy reports the shipped example exactly as the README shows, and the
-example fails at run time on the line mypy reports."""
+"""The README's demo: mypy reports the shipped example exactly as the README shows, the
+example fails at run time on the line mypy reports, and the other checkers report nothing
+else in it."""
 
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from checkers import CHECKERS, PYREFLY_CONFIG, run
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "ported_from_torch.py"
@@ -36,3 +42,16 @@ def test_example_raises_where_mypy_reports() -> None:
     assert run.stderr.rstrip().endswith("NotImplementedError: stream argument of array.to_device()")
     raising = [int(n) for n in re.findall(rf'File "{re.escape(str(EXAMPLE))}", line (\d+)', run.stderr)]
     assert raising[-1] == reported[0]
+
+
+@pytest.mark.parametrize("name", CHECKERS)
+def test_other_checkers_report_only_the_concretely_typed_misuse(name: str, tmp_path: Path) -> None:
+    """A stub-reading checker sees the stream typed ``int | None``, not the one typed ``Any``,
+    and nothing else in the example is an error to it."""
+    reported = re.findall(r'ported_from_torch\.py:(\d+): error: .*\(got "(.*?)"\)', mypy_on_examples().stdout)
+    concrete = [int(line) for line, got in reported if got != "Any"]
+    assert len(concrete) == 1 and len(reported) == 2, reported
+    shutil.copy(EXAMPLE, tmp_path / EXAMPLE.name)
+    (tmp_path / "pyrefly.toml").write_text(PYREFLY_CONFIG)
+    errors = [d for d in run(CHECKERS[name], Path(sys.executable), tmp_path) if d.severity == "error"]
+    assert [(d.file, d.line) for d in errors] == [(EXAMPLE.name, concrete[0])], "\n".join(map(str, errors))

@@ -76,7 +76,8 @@ RECEIVERS = [
 STREAMS = [
     "None", "0", "-1", "s_any", "s_opt", "object()", "'s'", "undefined_name", "never()",
     "lambda: 0", "[i for i in range(2)]", "(yield)", "await produce()", "x", "reveal_type(1)",
-    "...", "(s_opt or None)", "s_opt if s_opt is None else None",
+    "...", "(s_opt or None)", "s_opt if s_opt is None else None", "kwargs.get('stream')",
+    "getattr(x, 'stream', None)", "cast(Optional[Any], s_any)",
 ]
 CALLS = [
     "{r}.to_device(dev, stream={s})",
