@@ -64,7 +64,7 @@ import mypy.main, mypy.plugin
 from mypy.options import Options
 from mypy.plugins.default import DefaultPlugin
 begun = time.perf_counter()
-from mypy_plugin.main import JaxToDevicePlugin
+from mypy_plugin.main import JaxStubsPlugin
 spent, calls = time.perf_counter() - begun, 0
 
 def lookup_seconds(plugins, rounds=200_000):
@@ -79,7 +79,7 @@ def lookup_seconds(plugins, rounds=200_000):
         best = min(best, (time.perf_counter() - begun) / rounds)
     return best
 
-extra_lookup = lookup_seconds([JaxToDevicePlugin(Options()), DefaultPlugin(Options())]) - lookup_seconds([DefaultPlugin(Options())])
+extra_lookup = lookup_seconds([JaxStubsPlugin(Options()), DefaultPlugin(Options())]) - lookup_seconds([DefaultPlugin(Options())])
 
 def timed(function):
     def run(*args, **kwargs):
@@ -93,9 +93,9 @@ def timed(function):
         return timed(return_value) if callable(return_value) else return_value
     return run
 
-for name in dir(JaxToDevicePlugin):
-    if name == "__init__" or (not name.startswith("_") and callable(getattr(JaxToDevicePlugin, name))):
-        setattr(JaxToDevicePlugin, name, timed(getattr(JaxToDevicePlugin, name)))
+for name in dir(JaxStubsPlugin):
+    if name == "__init__" or (not name.startswith("_") and callable(getattr(JaxStubsPlugin, name))):
+        setattr(JaxStubsPlugin, name, timed(getattr(JaxStubsPlugin, name)))
 checking = time.perf_counter()
 try:
     mypy.main.main(args=sys.argv[1:], clean_exit=True)

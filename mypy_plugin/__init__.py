@@ -1,4 +1,4 @@
-"""mypy plugin that reports ``jax.Array.to_device(..., stream=...)`` before it raises at run time.
+"""mypy plugin that reports calls JAX always rejects at run time, before they run.
 
 Enable it with ``plugins = ["mypy_plugin"]`` in ``[tool.mypy]`` or ``mypy.ini``.
 mypy imports this module and calls :func:`plugin`; nothing here imports jax.
@@ -19,10 +19,15 @@ def plugin(version: str) -> type:
     from mypy_plugin import compat, messages
 
     if not compat.is_supported(version):
+        from importlib.util import find_spec
+
         from mypy.plugin import Plugin
 
-        print(messages.PREFIX + messages.unsupported_mypy(version, compat.minimum()), file=sys.stderr)
-        return Plugin
-    from mypy_plugin.main import JaxToDevicePlugin
+        from mypy_plugin.versions import Installer
 
-    return JaxToDevicePlugin
+        upgrade = Installer(sys.executable, find_spec("pip") is not None).install(compat.COMPATIBLE_MYPY)
+        print(messages.PREFIX + messages.unsupported_mypy(version, compat.minimum(), upgrade), file=sys.stderr)
+        return Plugin
+    from mypy_plugin.main import JaxStubsPlugin
+
+    return JaxStubsPlugin

@@ -7,6 +7,8 @@ MINIMUM_MYPY = (1, 19)
 
 1.19 is the first release that lets a plugin's own error code be disabled from the config.
 """
+COMPATIBLE_MYPY = "mypy>=1.19,<2.5"
+"""The mypy releases the plugin is tested with: the ``compatible-mypy`` extra of the package."""
 
 
 def parse_version(version: str) -> tuple[int, ...]:

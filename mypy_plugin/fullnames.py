@@ -1,15 +1,12 @@
 """Full names of the JAX objects the plugin knows about (never imported, only compared)."""
 
-ARRAY = "jax._src.basearray.Array"
+from typing import Final
+
+ARRAY: Final = "jax._src.basearray.Array"
 """Where ``jax.Array`` (and ``jax.numpy.ndarray``) is defined in JAX's stubs."""
 
-TO_DEVICE = "to_device"
-"""The method whose ``stream`` argument JAX rejects at run time."""
+OBJECT: Final = "builtins.object"
 
-STREAM = "stream"
-"""The keyword-only parameter of ``to_device`` that must stay ``None``."""
-
-OBJECT = "builtins.object"
-
-JAX_PACKAGE = "jax."
-"""Prefix of every function and method JAX defines (``jax.numpy.zeros``, ``jax._src...``)."""
+JAX: Final = "jax"
+JAX_PACKAGE: Final = "jax."
+"""Prefix of every module, function and method of JAX (``jax.numpy.zeros``, ``jax._src...``)."""

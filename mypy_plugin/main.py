@@ -2,23 +2,35 @@
 
 from __future__ import annotations
 
+import os
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
+import mypy
+from mypy.errorcodes import ErrorCode
 from mypy.options import Options
-from mypy.plugin import FunctionContext, MethodContext, MethodSigContext, Plugin, ReportConfigContext
+from mypy.plugin import (
+    FunctionSigContext,
+    MethodContext,
+    MethodSigContext,
+    Plugin,
+    ReportConfigContext,
+)
 from mypy.types import FunctionLike, Type
 
-from mypy_plugin import __version__, fullnames, messages, reports
+from mypy_plugin import __version__, errorcodes, fullnames, messages, to_device
 from mypy_plugin.guard import default_return_type, default_signature, guarded
-from mypy_plugin.to_device import check_stream, widen_stream
-from mypy_plugin.versions import Diagnosis, mypy_search_path
+from mypy_plugin.mismatch import MismatchReport
+from mypy_plugin.versions import Diagnosis, SearchDirs, mypy_search_dirs
 
-SIGNATURE_HOOKS: dict[str, Callable[[MethodSigContext], FunctionLike]] = {
-    fullnames.TO_DEVICE: guarded(widen_stream, default_signature),
+SignatureHook = Callable[[MethodSigContext], FunctionLike]
+MethodHook = Callable[[MethodContext], Type]
+
+SIGNATURE_HOOKS: Final[dict[str, SignatureHook]] = {
+    to_device.METHOD: guarded(to_device.widen_stream, default_signature),
 }
-METHOD_HOOKS: dict[str, Callable[[MethodContext], Type]] = {
-    fullnames.TO_DEVICE: guarded(check_stream, default_return_type),
+METHOD_HOOKS: Final[dict[str, MethodHook]] = {
+    to_device.METHOD: guarded(to_device.check_stream, default_return_type),
 }
 
 
@@ -27,67 +39,67 @@ def method_name(fullname: str) -> str:
     return fullname.partition(" of ")[0].rpartition(".")[2]
 
 
-class JaxToDevicePlugin(Plugin):
-    """Reports ``jax.Array.to_device(..., stream=...)`` under ``jax-to-device-stream``.
+class JaxStubsPlugin(Plugin):
+    """Reports calls that JAX always rejects at run time, each under its own error code.
 
     When the installed JAX is not the release the stubs describe, it also reports that once
-    per run, at the first call into JAX, under ``jax-stubs-mismatch``.
+    per run (``mismatch.py``) under ``jax-stubs-mismatch``.
     """
 
     def __init__(self, options: Options) -> None:
         super().__init__(options)
-        self.diagnosis = diagnose(options)
-        self._config_data = {"plugin": __version__, **self.diagnosis.config_data()}
+        search_dirs = mypy_search_dirs(options.python_executable)
+        self.diagnosis = diagnose(options, search_dirs)
+        self.mismatch = mismatch_report(options, self.diagnosis, search_dirs)
         # Decided once: the hook getters below run for every call mypy checks.
-        self._mismatch = self.diagnosis.mismatched
-        self._mismatch_reported = False
-        self._mismatch_function_hook = guarded(self._with_mismatch_report(None), default_return_type)
-        self._mismatch_method_hooks = {
-            name: guarded(self._with_mismatch_report(hook), default_return_type)
-            for name, hook in METHOD_HOOKS.items()
-        }
+        self._config_data = {"plugin": __version__, **self.diagnosis.config_data()}
+        if self.mismatch is not None:
+            report = guarded(self.mismatch.signature_hook, default_signature)
+            self._mismatch_function_hook: Callable[[FunctionSigContext], FunctionLike] = report
+            self._mismatch_method_hooks = {
+                name: guarded(_chain(self.mismatch.signature_hook, hook), default_signature)
+                for name, hook in SIGNATURE_HOOKS.items()
+            }
+            self._mismatch_method_hook: SignatureHook = report
 
-    def get_method_signature_hook(
-        self, fullname: str
-    ) -> Callable[[MethodSigContext], FunctionLike] | None:
-        return SIGNATURE_HOOKS.get(method_name(fullname))
-
-    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
-        name = method_name(fullname)
-        if self._mismatch and calls_into_jax(fullname):
-            return self._mismatch_method_hooks.get(name, self._mismatch_function_hook)
-        return METHOD_HOOKS.get(name)
-
-    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        if self._mismatch and calls_into_jax(fullname):
+    def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
+        if self.mismatch is not None and calls_into_jax(fullname):
             return self._mismatch_function_hook
         return None
 
+    def get_method_signature_hook(self, fullname: str) -> SignatureHook | None:
+        name = method_name(fullname)
+        if self.mismatch is not None and calls_into_jax(fullname):
+            return self._mismatch_method_hooks.get(name, self._mismatch_method_hook)
+        return SIGNATURE_HOOKS.get(name)
+
+    def get_method_hook(self, fullname: str) -> MethodHook | None:
+        return METHOD_HOOKS.get(method_name(fullname))
+
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
+        if self.mismatch is not None:
+            return {**self._config_data, "run": self.mismatch.config_data(ctx.path)}
         return self._config_data
 
-    def _with_mismatch_report(self, hook: Callable[[Any], Type] | None) -> Callable[[Any], Type]:
-        """``hook``, preceded by the mismatch error if this run has not reported it yet."""
 
-        def report_then_run(ctx: FunctionContext | MethodContext) -> Type:
-            if self._mismatch and not self._mismatch_reported and reports_here(ctx.api):
-                self._mismatch_reported = True
-                assert self.diagnosis.jax is not None and self.diagnosis.stubs is not None
-                reports.stubs_mismatch(ctx.api, ctx.context, self.diagnosis.jax, self.diagnosis.stubs)
-            return hook(ctx) if hook is not None else ctx.default_return_type
+def _chain(first: SignatureHook, then: SignatureHook) -> SignatureHook:
+    """``first`` for its effect, then ``then`` for the signature."""
 
-        return report_then_run
+    def both(ctx: MethodSigContext) -> FunctionLike:
+        first(ctx)
+        return then(ctx)
+
+    return both
 
 
-def diagnose(options: Options) -> Diagnosis:
+def diagnose(options: Options, search_dirs: SearchDirs | None) -> Diagnosis:
     """The installed JAX and stubs where mypy reads packages (``--python-executable`` may put
     them in another environment), with any problem said once on stderr. Never raises: a
     damaged install must not end the user's type check."""
-    search_path = mypy_search_path(options.python_executable)
-    if search_path is None:
+    if search_dirs is None or options.python_executable is None:
         return Diagnosis.nothing_known()
     try:
-        diagnosis = Diagnosis.of_environment(search_path)
+        diagnosis = Diagnosis.of_environment(search_dirs.all, options.python_executable)
     except Exception as error:  # the guard's purpose, at start-up
         print(messages.PREFIX + messages.internal_problem("start-up (reading installed versions)", error), file=sys.stderr)
         return Diagnosis.nothing_known()
@@ -96,13 +108,21 @@ def diagnose(options: Options) -> Diagnosis:
     return diagnosis
 
 
+def mismatch_report(options: Options, diagnosis: Diagnosis, search_dirs: SearchDirs | None) -> MismatchReport | None:
+    """The mismatch report of this run, or None when the versions agree or the user disabled
+    its code. Also said on stderr, where a run that never reaches a call into JAX shows it."""
+    if not diagnosis.mismatched or disabled(options, errorcodes.JAX_STUBS_MISMATCH):
+        return None
+    print(f"{messages.PREFIX}{diagnosis.mismatch_error()}. {diagnosis.mismatch_notes()[-1]}", file=sys.stderr)
+    installed = search_dirs.site_packages if search_dirs is not None else []
+    return MismatchReport(diagnosis, [*installed, os.path.dirname(mypy.__file__)])
+
+
+def disabled(options: Options, code: ErrorCode) -> bool:
+    """Whether the configuration disables ``code``. mypy resolves the names of plugin codes only
+    after it has loaded the plugins, so at start-up the names are read as written."""
+    return code in options.disabled_error_codes or code.code in options.disable_error_code
+
+
 def calls_into_jax(fullname: str) -> bool:
     return fullname.startswith(fullnames.JAX_PACKAGE)
-
-
-def reports_here(api: object) -> bool:
-    """Whether an error reported now would be shown: not inside JAX's or another installed
-    library's own code, whose errors mypy silences. Read defensively: when mypy's internals
-    do not say, assume it would."""
-    errors = getattr(getattr(api, "msg", None), "errors", None)
-    return getattr(errors, "file", None) not in getattr(errors, "ignored_files", ())

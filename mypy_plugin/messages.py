@@ -1,11 +1,22 @@
-"""Texts of the plugin's diagnostics, kept in one place so tests and docs can quote them."""
+"""Texts the plugin and the check command print, kept in one place so tests and docs can quote
+them. Every command in them runs as printed for a user who has only the installed wheel."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
-PREFIX = "mypy_plugin: "
+DISTRIBUTION = "jax-stubs"
+PREFIX = f"{DISTRIBUTION}: "
 """What starts every line the plugin prints outside mypy's own report."""
+WHY_VERSIONS_MATTER = (
+    "JAX's stubs change with every release: other diagnostics about JAX are unreliable until the versions agree"
+)
+
+
+def shell_word(text: str) -> str:
+    """``text`` as one word of a POSIX shell command (a path with spaces stays one argument)."""
+    return shlex.quote(text)
 
 
 def stubs_mismatch(jax: str, stubs: str) -> str:
@@ -13,39 +24,46 @@ def stubs_mismatch(jax: str, stubs: str) -> str:
     return f"jax {jax} is installed, but the installed jax-stubs describe jax {stubs}"
 
 
-def stubs_mismatch_fix(jax: str, stubs: str) -> list[str]:
-    """What to do about a mismatch, one line each: why it matters, then the fix."""
-    return [
-        "JAX's stubs change with every release: other diagnostics about JAX are unreliable until the versions agree",
-        f'Install the stubs for jax {jax}: pip install "jax-stubs=={jax}.*" (or pin jax=={stubs})',
-    ]
+def install_matching_stubs(jax: str, command: str) -> str:
+    return f"Install the stubs for jax {jax}: {command}"
 
 
-def jax_not_installed(stubs: str) -> str:
+def jax_too_old(jax: str, oldest: str) -> str:
+    return (
+        f"jax {jax} predates Array.to_device (jax {oldest}), the first release these stubs describe: "
+        f"upgrade jax to {oldest} or later, or uninstall jax-stubs"
+    )
+
+
+def jax_not_installed(stubs: str, command: str) -> str:
     return (
         f"jax is not installed in the environment mypy reads packages from; the jax-stubs describe jax "
-        f"{stubs}: pip install jax=={stubs}"
+        f"{stubs}: {command}"
     )
 
 
-def stubs_not_installed() -> str:
+def stubs_not_installed(command: str) -> str:
     return (
-        "no jax-stubs folder is installed in the environment mypy reads packages from (an editable install "
-        "has none): pip install the jax-stubs wheel, not -e"
+        "the jax-stubs stub folder is not installed in the environment mypy reads packages from, so "
+        f"checkers read JAX's own stubs there: {command}"
     )
 
 
-def stub_files_missing(folder: Path, missing: list[str]) -> str:
-    return (
-        f"the stub folder {folder} lacks {', '.join(missing)}: reinstall it "
-        "(pip install --force-reinstall --no-deps jax-stubs)"
-    )
+def stub_files_missing(folder: Path, missing: list[str], command: str) -> str:
+    return f"the stub folder {folder} lacks {', '.join(missing)}: reinstall it: {command}"
 
 
-def unsupported_mypy(version: str, minimum: str) -> str:
+def unsupported_mypy(version: str, minimum: str, command: str) -> str:
     return (
         f"mypy {version} is older than {minimum}, the oldest release this plugin supports; "
-        f"the jax-to-device-stream check is off: pip install 'mypy>={minimum}'"
+        f"its checks are off (the stubs still work): {command}"
+    )
+
+
+def shadowed_plugin(found: Path, how: str) -> str:
+    return (
+        f"{found} is not this package's mypy_plugin, yet {how} imports it for plugins = [\"mypy_plugin\"]: "
+        "the JAX checks are off there. Rename it, or run mypy from another folder"
     )
 
 

@@ -1,4 +1,4 @@
-"""Which call receivers use JAX's own ``Array.to_device``.
+"""Which call receivers use one of JAX's own ``Array`` methods.
 
 mypy names a method hook after the receiver's class (``pkg.Sub.to_device``) or, for a receiver
 typed by a TypeVar, after the callee (``to_device of Array``). Neither says where the method is
@@ -35,16 +35,16 @@ def receiver_class(receiver: Type) -> TypeInfo | None:
     return None
 
 
-def jax_to_device(receiver: ProperType) -> FuncDef | None:
-    """JAX's ``Array.to_device`` if ``receiver`` inherits it unchanged, else None.
+def array_method(receiver: ProperType, name: str) -> FuncDef | None:
+    """JAX's own ``Array.<name>`` if ``receiver`` inherits it unchanged, else None.
 
-    A class that defines its own ``to_device`` (or a ``to_device`` attribute) keeps mypy's
-    normal behaviour: its signature is its own business.
+    A class that defines its own method of that name (or an attribute) keeps mypy's normal
+    behaviour: its signature is its own business.
     """
     info = receiver_class(receiver)
     if info is None:
         return None
-    method = info.get_method(fullnames.TO_DEVICE)
+    method = info.get_method(name)
     if isinstance(method, FuncDef) and method.info.fullname == fullnames.ARRAY:
         return method
     return None

@@ -14,7 +14,8 @@ from mypy.errors import ErrorInfo
 from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface
 
-from mypy_plugin import errorcodes, messages
+from mypy_plugin import errorcodes
+from mypy_plugin.versions import Diagnosis
 
 DROP_THE_STREAM = 'Call "to_device(device)" without "stream="'
 SOMETIMES_NONE = (
@@ -61,9 +62,8 @@ def to_device_stream_advice(api: CheckerPluginInterface, context: Context, recei
         api.msg.note(note, context, code=errorcodes.JAX_TO_DEVICE_STREAM)
 
 
-def stubs_mismatch(api: CheckerPluginInterface, context: Context, jax: str, stubs: str) -> None:
+def stubs_mismatch(api: CheckerPluginInterface, context: Context, diagnosis: Diagnosis) -> None:
     """The installed JAX is not the release the installed stubs describe."""
     _error_with_notes(
-        api, context, errorcodes.JAX_STUBS_MISMATCH,
-        messages.stubs_mismatch(jax, stubs), messages.stubs_mismatch_fix(jax, stubs),
+        api, context, errorcodes.JAX_STUBS_MISMATCH, diagnosis.mismatch_error(), diagnosis.mismatch_notes()
     )

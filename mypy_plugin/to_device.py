@@ -15,20 +15,27 @@ argument there, the plugin adds its help as notes, so a misuse is never reported
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy.nodes import ARG_NAMED, CallExpr, FuncDef
 from mypy.plugin import MethodContext, MethodSigContext
 from mypy.subtypes import is_subtype
 from mypy.types import CallableType, FunctionLike, Type, TypeVarType
 
 from mypy_plugin import fullnames, reports
-from mypy_plugin.receivers import display_name, jax_to_device
+from mypy_plugin.receivers import array_method, display_name
 from mypy_plugin.streams import can_be_a_stream, may_be_none
+
+METHOD: Final = "to_device"
+"""The method whose ``stream`` argument JAX rejects at run time."""
+STREAM: Final = "stream"
+"""The keyword-only parameter of ``to_device`` that must stay ``None``."""
 
 
 def widen_stream(ctx: MethodSigContext) -> FunctionLike:
     """Accept any ``stream=`` at the argument check; ``check_stream`` decides afterwards."""
     signature = ctx.default_signature
-    if jax_to_device(ctx.type) is None or not passes_stream_keyword(ctx.context):
+    if array_method(ctx.type, METHOD) is None or not passes_stream_keyword(ctx.context):
         return signature
     index = stream_index(signature.arg_names)
     if index is None:
@@ -40,7 +47,7 @@ def widen_stream(ctx: MethodSigContext) -> FunctionLike:
 
 def check_stream(ctx: MethodContext) -> Type:
     """Report each ``stream=`` argument that can be something other than ``None``."""
-    method = jax_to_device(ctx.type)
+    method = array_method(ctx.type, METHOD)
     index = stream_index(ctx.callee_arg_names)
     if method is None or index is None:
         return ctx.default_return_type
@@ -48,7 +55,7 @@ def check_stream(ctx: MethodContext) -> Type:
     for name, kind, arg_type, expr in zip(
         ctx.arg_names[index], ctx.arg_kinds[index], ctx.arg_types[index], ctx.args[index]
     ):
-        if kind != ARG_NAMED or name != fullnames.STREAM or not can_be_a_stream(arg_type):
+        if kind != ARG_NAMED or name != STREAM or not can_be_a_stream(arg_type):
             continue
         receiver = display_name(ctx.type)
         if signature_was_widened or not mypy_rejects(method, arg_type):
@@ -63,7 +70,7 @@ def passes_stream_keyword(call: object) -> bool:
     if not isinstance(call, CallExpr):
         return False
     return any(
-        kind == ARG_NAMED and name == fullnames.STREAM
+        kind == ARG_NAMED and name == STREAM
         for kind, name in zip(call.arg_kinds, call.arg_names)
     )
 
@@ -71,7 +78,7 @@ def passes_stream_keyword(call: object) -> bool:
 def stream_index(arg_names: list[str | None]) -> int | None:
     """Position of the ``stream`` parameter, or None if this ``to_device`` has none."""
     try:
-        return arg_names.index(fullnames.STREAM)
+        return arg_names.index(STREAM)
     except ValueError:
         return None
 

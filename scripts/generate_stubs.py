@@ -5,20 +5,24 @@
 
 Fetches that release's wheel with pip (nothing is installed), copies every ``.pyi`` file it
 ships (pyright needs all of them in a partial stub package), types ``stream`` on
-``Array.to_device`` as ``None = None``, writes ``py.typed`` (``partial``) and ``JAX_VERSION``,
-and points the package (its version and its ``jax`` pin) at that release. Exits with a message, never a traceback, when
-pip fails or the anchor line is not where it is expected.
+``Array.to_device`` as ``None = None`` on that one line (which says so in a comment), writes
+``py.typed`` (``partial``) and ``JAX_VERSION``, and points the package at that release: its
+version (``<jax>.<revision>``) and its ``requires-python``, copied from the JAX release's own
+metadata. Exits with a message, never a traceback, when pip fails or the anchor line is not
+where it is expected.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import zipfile
+from email.parser import HeaderParser
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -28,6 +32,7 @@ PLUGIN_INIT = REPO / "mypy_plugin" / "__init__.py"
 
 REFINED_FILE = "_src/basearray.pyi"
 REFINED_STREAM = "stream: None = None"
+REFINEMENT_COMMENT = "  # jax-stubs changed this line: JAX raises unless stream is None"
 # ``stream: <JAX's annotation>`` with or without ``= ...``, inside ``def to_device(...)``.
 TO_DEVICE_SIGNATURE = re.compile(r"def to_device\(.*?\)\s*->", re.DOTALL)
 STREAM_PARAMETER = re.compile(r"stream:[^,)=\n]+?(?:\s*=\s*\.\.\.)?(?=\s*[,)])")
@@ -61,6 +66,22 @@ def jax_stub_files(wheel: Path) -> dict[str, str]:
         }
 
 
+def jax_requires_python(wheel: Path) -> str:
+    """The ``Requires-Python`` of the JAX release in ``wheel``: the stubs' own floor."""
+    with zipfile.ZipFile(wheel) as archive:
+        [metadata] = [name for name in archive.namelist() if name.endswith(".dist-info/METADATA")]
+        headers = HeaderParser().parsestr(archive.read(metadata).decode("utf-8"))
+    requires = headers.get("Requires-Python")
+    if not requires:
+        raise GenerationError(f"{wheel.name} names no Requires-Python")
+    return requires.strip()
+
+
+def refined_line(line: str) -> str:
+    """One line of JAX's ``to_device`` signature with its ``stream`` annotation refined."""
+    return STREAM_PARAMETER.sub(REFINED_STREAM, line, count=1) + REFINEMENT_COMMENT
+
+
 def refine(text: str) -> str:
     """``text`` of ``basearray.pyi`` with ``stream`` typed ``None = None``, one line changed."""
     signature = TO_DEVICE_SIGNATURE.search(text)
@@ -74,17 +95,30 @@ def refine(text: str) -> str:
         raise GenerationError(
             f"anchor not found: 'def to_device' in {REFINED_FILE} has no 'stream:' parameter"
         )
-    refined = text[: stream.start()] + REFINED_STREAM + text[stream.end():]
+    lines = text.splitlines(keepends=True)
+    index = text.count("\n", 0, stream.start())
+    ending = lines[index][len(lines[index].rstrip("\r\n")):]
+    lines[index] = refined_line(lines[index].rstrip("\r\n")) + ending
+    return "".join(lines)
+
+
+def unexpected_differences(own: dict[str, str], ours: dict[str, str]) -> list[str]:
+    """What differs between JAX's own ``.pyi`` files and the refined copies, beyond the one
+    refined line: an empty list when the stubs are right."""
+    if set(ours) != set(own):
+        return [f"files differ: {sorted(set(ours) ^ set(own))}"]
     changed = [
-        (old, new)
-        for old, new in zip(text.splitlines(), refined.splitlines())
-        if old != new
+        (name, line)
+        for name in sorted(own)
+        for line in difflib.unified_diff(own[name].splitlines(), ours[name].splitlines(), n=0, lineterm="")
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
     ]
-    if len(changed) != 1 or len(text.splitlines()) != len(refined.splitlines()):
-        raise GenerationError(
-            f"the refinement would change {len(changed)} lines of {REFINED_FILE}, not exactly one"
-        )
-    return refined
+    if [name for name, _ in changed] != [REFINED_FILE] * 2:
+        return [f"expected one changed line in {REFINED_FILE}, got {changed}"]
+    (_, removed), (_, added) = changed
+    if not removed.startswith("-") or added != "+" + refined_line(removed[1:]) or REFINED_STREAM in removed:
+        return [f"the changed line is not the refinement: {removed!r} -> {added!r}"]
+    return []
 
 
 def write_stubs(files: dict[str, str], version: str, out: Path) -> None:
@@ -99,11 +133,16 @@ def write_stubs(files: dict[str, str], version: str, out: Path) -> None:
     (out / "JAX_VERSION").write_text(f"{version}\n", encoding="utf-8")
 
 
-def retarget_package(version: str, pyproject: Path = PYPROJECT, init: Path = PLUGIN_INIT) -> None:
-    """Make the distribution's version (``<jax>.0``) and its ``jax`` pin follow the stubs."""
+def retarget_package(
+    version: str, requires_python: str, pyproject: Path = PYPROJECT, init: Path = PLUGIN_INIT
+) -> None:
+    """Make the distribution's version (``<jax>.<revision>``, the revision kept) and its
+    ``requires-python`` follow the stubs."""
+    current = re.search(r'(?m)^__version__ = "([^"]*)"', init.read_text(encoding="utf-8"))
+    revision = current.group(1).rsplit(".", 1)[1] if current else "0"
     edits = [
-        (init, r'(?m)^__version__ = "[^"]*"', f'__version__ = "{version}.0"'),
-        (pyproject, r'"jax==[^"]*"', f'"jax=={version}"'),
+        (init, r'(?m)^__version__ = "[^"]*"', f'__version__ = "{version}.{revision}"'),
+        (pyproject, r'(?m)^requires-python = "[^"]*"', f'requires-python = "{requires_python}"'),
     ]
     for path, pattern, replacement in edits:
         text, count = re.subn(pattern, replacement, path.read_text(encoding="utf-8"))
@@ -112,27 +151,36 @@ def retarget_package(version: str, pyproject: Path = PYPROJECT, init: Path = PLU
         path.write_text(text, encoding="utf-8")
 
 
+def generate(version: str, out: Path, wheel: Path | None = None, package: Path | None = None) -> int:
+    """Write the stubs for ``version`` into ``out``; with ``package`` (a checkout's root), point
+    that package at the release too. Returns how many stub files were written."""
+    with tempfile.TemporaryDirectory() as tmp:
+        wheel = wheel or download_wheel(version, Path(tmp))
+        files = jax_stub_files(wheel)
+        if REFINED_FILE not in files:
+            raise GenerationError(f"jax {version} ships no {REFINED_FILE}: nothing to refine")
+        write_stubs(files, version, out)
+        if package is not None:
+            retarget_package(version, jax_requires_python(wheel), package / "pyproject.toml",
+                             package / "mypy_plugin" / "__init__.py")
+    return len(files)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--jax", required=True, metavar="VERSION", help="JAX release, e.g. 0.10.2")
     parser.add_argument("--out", type=Path, default=STUBS, help="stub folder (default: jax_stubs/)")
     parser.add_argument(
         "--wheel", type=Path, help="use this JAX wheel instead of fetching one with pip"
     )
     args = parser.parse_args(argv)
+    out = args.out.resolve()
     try:
-        with tempfile.TemporaryDirectory() as tmp:
-            wheel = args.wheel or download_wheel(args.jax, Path(tmp))
-            files = jax_stub_files(wheel)
-            if REFINED_FILE not in files:
-                raise GenerationError(f"jax {args.jax} ships no {REFINED_FILE}: nothing to refine")
-            write_stubs(files, args.jax, args.out)
-        if args.out.resolve() == STUBS:
-            retarget_package(args.jax)
+        count = generate(args.jax, out, args.wheel, package=REPO if out == STUBS else None)
     except GenerationError as error:
         print(f"generate_stubs: error: {error}", file=sys.stderr)
         return 2
-    print(f"generate_stubs: {len(files)} stub files for jax {args.jax} in {args.out}")
+    print(f"generate_stubs: {count} stub files for jax {args.jax} in {args.out}")
     return 0
 
 

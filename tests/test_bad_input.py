@@ -10,7 +10,7 @@ import pytest
 
 from environments import JAX, OUR_PACKAGE, linked_environment
 from mypy_plugin import messages
-from mypy_plugin.versions import Diagnosis
+from mypy_plugin.versions import Diagnosis, Installer
 
 CORRECT = "import jax\nimport jax.numpy as jnp\n\njnp.zeros(3).to_device(jax.devices()[0])\n"
 MISUSE = CORRECT.replace("[0])", "[0], stream=0)")
@@ -52,7 +52,7 @@ def test_stub_file_missing(tmp_path: Path) -> None:
 
 def test_stubs_not_installed(tmp_path: Path) -> None:
     python = linked_environment(tmp_path / "env", leave_out=OUR_PACKAGE - {"mypy_plugin"})
-    assert_one_line_and_mypys_status(python, tmp_path, "no jax-stubs folder is installed")
+    assert_one_line_and_mypys_status(python, tmp_path, "the jax-stubs stub folder is not installed")
     # Without the stubs the plugin still reports the misuse: it reads JAX's own stub then.
     result = mypy(python, tmp_path, plugin=True, source=MISUSE)
     assert result.returncode == 1 and "[jax-to-device-stream]" in result.stdout
@@ -75,7 +75,7 @@ def test_unreadable_install_record(tmp_path: Path) -> None:
     python = linked_environment(tmp_path / "env", copy={"jax_stubs"})
     [record] = (tmp_path / "env").glob("lib/python*/site-packages/jax_stubs-*.dist-info/RECORD")
     record.write_bytes(b"jax-stubs/\xff\xfe,\n")
-    assert_one_line_and_mypys_status(python, tmp_path, "no jax-stubs folder is installed")
+    assert_one_line_and_mypys_status(python, tmp_path, "the jax-stubs stub folder is not installed")
 
 
 def test_no_site_packages_is_not_a_missing_install(tmp_path: Path) -> None:
@@ -85,4 +85,5 @@ def test_no_site_packages_is_not_a_missing_install(tmp_path: Path) -> None:
     assert result.returncode == 0 and result.stderr == "", result.stdout + result.stderr
     # Reading packages, the same environment lacks JAX, and the plugin says so.
     result = mypy(python, tmp_path, True, "x: int = 1\n")
-    assert plugin_lines(result) == [messages.PREFIX + messages.jax_not_installed(f"{STUBS}")], result.stderr
+    install = Installer(str(python), True).install(f"jax=={STUBS}")
+    assert plugin_lines(result) == [messages.PREFIX + messages.jax_not_installed(f"{STUBS}", install)], result.stderr

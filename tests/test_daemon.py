@@ -153,10 +153,10 @@ def test_config_data_names_the_versions() -> None:
     from mypy.plugin import ReportConfigContext
 
     from mypy_plugin import __version__
-    from mypy_plugin.main import JaxToDevicePlugin
+    from mypy_plugin.main import JaxStubsPlugin
 
     data = [
-        JaxToDevicePlugin(Options()).report_config_data(ReportConfigContext("m", "m.py", is_check))
+        JaxStubsPlugin(Options()).report_config_data(ReportConfigContext("m", "m.py", is_check))
         for is_check in (False, True)
     ]
     assert data[0] == data[1]

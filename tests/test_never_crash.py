@@ -177,7 +177,7 @@ def test_mypy_with_the_plugin_never_crashes(kind: str, tmp_path_factory: pytest.
 def test_guard_gives_mypy_its_own_result_and_says_so_once(capsys: pytest.CaptureFixture[str]) -> None:
     from types import SimpleNamespace
 
-    from mypy_plugin import guard
+    from mypy_plugin import guard, messages
 
     def broken(ctx: object) -> object:
         raise KeyError("boom")
@@ -188,4 +188,4 @@ def test_guard_gives_mypy_its_own_result_and_says_so_once(capsys: pytest.Capture
     assert hook(ctx) == "mypy's own"  # type: ignore[arg-type]
     assert hook(ctx) == "mypy's own"  # type: ignore[arg-type]
     err = capsys.readouterr().err.splitlines()
-    assert len(err) == 1 and err[0].startswith("mypy_plugin: skipped its check at user.py:7 after an internal error (KeyError")
+    assert len(err) == 1 and err[0].startswith(messages.PREFIX + "skipped its check at user.py:7 after an internal error (KeyError")

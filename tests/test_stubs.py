@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
 import importlib.util
 import io
+import re
 import subprocess
 import sys
 import zipfile
@@ -17,6 +17,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 STUBS = REPO / "jax_stubs"
 TARGET = (STUBS / "JAX_VERSION").read_text().strip()
+PYPROJECT_REQUIRES_PYTHON = re.search(r'(?m)^requires-python = "([^"]*)"', (REPO / "pyproject.toml").read_text()).group(1)  # type: ignore[union-attr]
 
 
 def load_generator() -> ModuleType:
@@ -50,20 +51,17 @@ def test_committed_stubs_are_regenerated_identically(jax_wheel: Path, tmp_path: 
 def test_only_the_stream_line_differs_from_jax(jax_wheel: Path) -> None:
     own = generator.jax_stub_files(jax_wheel)
     ours = {str(p.relative_to(STUBS)): p.read_text() for p in STUBS.rglob("*.pyi")}
-    assert set(ours) == set(own), "every .pyi file JAX ships, and no other"
-    changed = []
-    for name, text in own.items():
-        diff = [
-            line for line in difflib.unified_diff(text.splitlines(), ours[name].splitlines(), n=0)
-            if line[:1] in "+-" and not line.startswith(("+++", "---"))
-        ]
-        changed += [(name, line) for line in diff]
-    assert [name for name, _ in changed] == ["_src/basearray.pyi"] * 2
-    removed, added = changed[0][1], changed[1][1]
-    assert removed.startswith("-") and "stream:" in removed and "stream: None" not in removed
-    assert added == "+" + removed[1:].replace(
-        removed[removed.index("stream:"):removed.index(")")], "stream: None = None"
-    )
+    assert generator.unexpected_differences(own, ours) == []
+
+
+def test_the_difference_check_catches_any_other_change(jax_wheel: Path) -> None:
+    own = generator.jax_stub_files(jax_wheel)
+    ours = {str(p.relative_to(STUBS)): p.read_text() for p in STUBS.rglob("*.pyi")}
+    assert generator.unexpected_differences(own, {**ours, "extra.pyi": ""})
+    assert generator.unexpected_differences(own, {**ours, "numpy/__init__.pyi": ours["numpy/__init__.pyi"] + "x: int\n"})
+    assert generator.unexpected_differences(own, own), "the refinement itself must be there"
+    refined = ours[generator.REFINED_FILE]
+    assert generator.unexpected_differences(own, {**ours, generator.REFINED_FILE: refined.replace("stream: None = None", "stream: int")})
 
 
 def test_stub_folder_layout() -> None:
@@ -83,8 +81,9 @@ def test_stub_folder_layout() -> None:
 def test_refinement_of_each_known_declaration(signature: str) -> None:
     text = "class Array:\n" + signature + "  def other(self, stream: int) -> None: ...\n"
     refined = generator.refine(text)
-    assert "stream: None = None) -> Array" in refined
+    assert "stream: None = None) -> Array: ..." + generator.REFINEMENT_COMMENT + "\n" in refined
     assert "def other(self, stream: int)" in refined
+    assert len(refined.splitlines()) == len(text.splitlines())
 
 
 def test_missing_anchor_is_a_one_line_error(tmp_path: Path) -> None:
@@ -109,20 +108,39 @@ def test_unknown_release_is_a_one_line_error(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-def test_retargeting_rewrites_the_version_and_the_jax_pin(tmp_path: Path) -> None:
+def test_retargeting_rewrites_the_version_and_requires_python(tmp_path: Path, jax_wheel: Path) -> None:
     pyproject = tmp_path / "pyproject.toml"
     init = tmp_path / "__init__.py"
     pyproject.write_text((REPO / "pyproject.toml").read_text())
-    init.write_text((REPO / "mypy_plugin/__init__.py").read_text())
-    generator.retarget_package("0.4.31", pyproject=pyproject, init=init)
-    assert '"jax==0.4.31"' in pyproject.read_text() and f'"jax=={TARGET}"' not in pyproject.read_text()
-    assert '__version__ = "0.4.31.0"' in init.read_text()
+    init.write_text((REPO / "mypy_plugin/__init__.py").read_text().replace(f'"{TARGET}.0"', f'"{TARGET}.3"'))
+    generator.retarget_package("0.4.31", ">=3.10", pyproject=pyproject, init=init)
+    assert 'requires-python = ">=3.10"' in pyproject.read_text()
+    assert '__version__ = "0.4.31.3"' in init.read_text(), "the revision is kept"
+    assert generator.jax_requires_python(jax_wheel) == PYPROJECT_REQUIRES_PYTHON
 
 
-def test_package_metadata_follows_the_stubs() -> None:
+def test_installing_the_package_installs_nothing_else() -> None:
+    """No dependency, in any release: installing the stubs never moves the user's JAX, and a
+    pyright user gets no mypy. mypy comes with the ``compatible-mypy`` extra."""
     from importlib import metadata
 
     import mypy_plugin
+    from mypy_plugin.compat import COMPATIBLE_MYPY
 
     assert metadata.version("jax-stubs") == mypy_plugin.__version__ == f"{TARGET}.0"
-    assert f"jax=={TARGET}" in (metadata.requires("jax-stubs") or [])
+    requires = metadata.requires("jax-stubs") or []
+    assert [r for r in requires if "extra ==" not in r] == []
+    [compatible] = [r.split(";")[0].replace(" ", "") for r in requires if re.search(r"extra == .compatible-mypy.", r)]
+    assert sorted(compatible.removeprefix("mypy").split(",")) == sorted(COMPATIBLE_MYPY.removeprefix("mypy").split(","))
+
+
+def test_the_wheel_carries_the_license_the_notice_and_the_command() -> None:
+    from importlib import metadata
+
+    dist = metadata.distribution("jax-stubs")
+    names = {str(f) for f in dist.files or []}
+    assert any(n.endswith("licenses/LICENSE") for n in names) and any(n.endswith("licenses/NOTICE") for n in names)
+    assert dist.metadata["License-Expression"] == "Apache-2.0"
+    assert dist.metadata["Requires-Python"] == PYPROJECT_REQUIRES_PYTHON
+    [script] = [e for e in dist.entry_points if e.group == "console_scripts"]
+    assert (script.name, script.value) == ("jax-stubs", "mypy_plugin.__main__:main")

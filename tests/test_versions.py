@@ -1,8 +1,11 @@
-"""A JAX release other than the stubs' is reported, once per run, by mypy and by the check command.
+"""A JAX release other than the stubs' is reported once per run, wherever the code first calls
+into JAX, by mypy (also from its cache and its daemon) and by the check command, each with the
+command that fixes it.
 
 A second JAX cannot be installed beside the real one cheaply, so these tests put a
 ``jax-<other>.dist-info`` ahead of site-packages on ``PYTHONPATH``: the plugin reads the JAX
 version from distribution metadata exactly as it does for a real install.
+``scripts/install_check.py`` does the same with real installs of two releases.
 """
 
 from __future__ import annotations
@@ -16,12 +19,18 @@ import pytest
 
 from environments import JAX, linked_environment
 from mypy_plugin import messages
-from mypy_plugin.versions import Diagnosis
+from mypy_plugin.versions import Diagnosis, Installer
+from mypy_runs import BIN, run_mypy, shared_cache, write_config
 
-BIN = Path(sys.executable).parent
-STUBS = Diagnosis.of_this_environment().stubs
+HERE = Diagnosis.of_this_environment()
+STUBS = HERE.stubs
 OTHER = "0.9.2" if STUBS != "0.9.2" else "0.10.1"
+DECORATOR_FIRST = (
+    "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef f(x: jax.Array) -> jax.Array:\n    return x\n\n\n"
+    "y = jnp.zeros(3)\n"
+)
 USES_JAX = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\ny = jnp.ones(2)\n"
+CODE = "[jax-stubs-mismatch]"
 
 
 def environment_with_jax(version: str, folder: Path) -> dict[str, str]:
@@ -31,41 +40,95 @@ def environment_with_jax(version: str, folder: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(folder)}
 
 
-def mypy(folder: Path, env: dict[str, str], *args: str, python: Path = BIN / "python", cache: str = ".cache"
-         ) -> subprocess.CompletedProcess[str]:
-    """mypy of ``python``'s environment, the plugin on, with its cache in ``folder / cache``
-    (an absolute ``cache`` stands as it is)."""
-    (folder / "mypy.ini").write_text(f"[mypy]\nplugins = mypy_plugin\ncache_dir = {folder / cache}\n")
-    return subprocess.run([str(python), "-m", "mypy", *args], cwd=folder, env=env, capture_output=True, text=True)
+def with_jax(jax: str) -> Diagnosis:
+    """What the plugin finds in this environment when ``jax`` is installed instead."""
+    return Diagnosis(jax=jax, stubs=STUBS, distribution=HERE.distribution, folder=HERE.folder, missing=(),
+                     installer=Installer(sys.executable, True))
 
 
-def test_mismatch_is_one_error_per_run(tmp_path: Path) -> None:
+def expected_report(path: str, line: int, jax: str = OTHER) -> list[str]:
+    """The mismatch error and its notes, as mypy prints them for ``path``."""
+    other = with_jax(jax)
+    return [f"{path}:{line}: error: {other.mismatch_error()}  {CODE}",
+            *(f"{path}:{line}: note: {note}" for note in other.mismatch_notes())]
+
+
+def report_lines(output: str) -> list[str]:
+    return [line for line in output.splitlines() if "jax-stubs" in line or "JAX's stubs" in line]
+
+
+def test_mismatch_is_reported_once_at_the_import_whatever_comes_first(tmp_path: Path) -> None:
+    """Two modules; the first call into JAX is a decorator (an overload mypy only tries)."""
     env = environment_with_jax(OTHER, tmp_path / "site")
-    (tmp_path / "a.py").write_text(USES_JAX)
+    (tmp_path / "a.py").write_text(DECORATOR_FIRST)
     (tmp_path / "b.py").write_text(USES_JAX)
-    result = mypy(tmp_path, env, "a.py", "b.py")
-    expected = messages.stubs_mismatch(OTHER, STUBS)
+    cache = tmp_path / "cache"
+    result = run_mypy(tmp_path, "a.py", "b.py", cache=cache, env=env)
     assert result.returncode == 1
-    assert result.stdout.count("[jax-stubs-mismatch]") == 1, result.stdout
-    [line] = [line for line in result.stdout.splitlines() if "[jax-stubs-mismatch]" in line]
-    assert line in (f"{module}:3: error: {expected}  [jax-stubs-mismatch]" for module in ("a.py", "b.py"))
-    # A second run with the cache says it again: the module that carries it is not cached.
-    again = mypy(tmp_path, env, "a.py", "b.py")
-    assert again.stdout == result.stdout
+    lines = report_lines(result.stdout)
+    assert lines in (expected_report("a.py", 1), expected_report("b.py", 1)), result.stdout
+    # Said on stderr too, where a run that never reaches a call into JAX shows it.
+    other = with_jax(OTHER)
+    assert result.stderr.splitlines() == [f"{messages.PREFIX}{other.mismatch_error()}. {other.mismatch_notes()[-1]}"]
+
+    # Every run says it, once: from the cache, and after an edit of the other module.
+    assert report_lines(run_mypy(tmp_path, "a.py", "b.py", cache=cache, env=env).stdout) == lines
+    carrier, other = ("a.py", "b.py") if lines[0].startswith("a.py") else ("b.py", "a.py")
+    (tmp_path / other).write_text((tmp_path / other).read_text() + "z = jnp.ones(4)\n")
+    edited = run_mypy(tmp_path, "a.py", "b.py", cache=cache, env=env)
+    assert len(report_lines(edited.stdout)) == 3 and edited.stdout.count(CODE) == 1, edited.stdout
+
+
+def test_mismatch_only_in_a_module_that_calls_into_jax(tmp_path: Path) -> None:
+    env = environment_with_jax(OTHER, tmp_path / "site")
+    (tmp_path / "plain.py").write_text("x: int = 1\n")
+    result = run_mypy(tmp_path, "plain.py", cache=tmp_path / "cache", env=env)
+    assert result.returncode == 0 and CODE not in result.stdout
+    assert result.stderr.startswith(messages.PREFIX + f"jax {OTHER} is installed"), result.stderr
 
 
 def test_mismatch_can_be_disabled_by_its_code(tmp_path: Path) -> None:
     env = environment_with_jax(OTHER, tmp_path / "site")
     (tmp_path / "a.py").write_text(USES_JAX)
     # The plugin on, as in the test above that reports the mismatch: only the option differs.
-    result = mypy(tmp_path, env, "--disable-error-code", "jax-stubs-mismatch", "a.py")
-    assert result.returncode == 0 and "jax-stubs-mismatch" not in result.stdout, result.stdout + result.stderr
+    result = run_mypy(tmp_path, "--disable-error-code", "jax-stubs-mismatch", "a.py", cache=tmp_path / "cache", env=env)
+    assert result.returncode == 0 and "jax-stubs" not in result.stdout + result.stderr, result.stdout + result.stderr
+
+
+def test_mismatch_with_a_jax_older_than_any_stubs(tmp_path: Path) -> None:
+    env = environment_with_jax("0.4.30", tmp_path / "site")
+    (tmp_path / "a.py").write_text(USES_JAX)
+    result = run_mypy(tmp_path, "a.py", cache=tmp_path / "cache", env=env)
+    assert report_lines(result.stdout) == expected_report("a.py", 1, jax="0.4.30")
+    assert "predates Array.to_device" in result.stdout
 
 
 def test_matching_release_reports_nothing(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text(USES_JAX)
-    result = mypy(tmp_path, dict(os.environ), "a.py")
+    result = run_mypy(tmp_path, "a.py")
     assert result.returncode == 0 and result.stderr == "", result.stdout + result.stderr
+
+
+def test_the_daemon_keeps_the_mismatch_across_edits(tmp_path: Path) -> None:
+    env = environment_with_jax(OTHER, tmp_path / "site")
+    (tmp_path / "a.py").write_text(DECORATOR_FIRST)
+    (tmp_path / "b.py").write_text("import b_helper\n")
+    (tmp_path / "b_helper.py").write_text("x = 1\n")
+    write_config(tmp_path, cache=shared_cache(tmp_path / "cache"))
+    dmypy = [str(BIN / "dmypy"), "--status-file", str(tmp_path / ".dmypy.json")]
+
+    def run(*files: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*dmypy, "run", "--", *files], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+
+    try:
+        first = run("a.py", "b.py")
+        assert report_lines(first.stdout) == expected_report("a.py", 1), first.stdout + first.stderr
+        (tmp_path / "a.py").write_text(DECORATOR_FIRST + "w = jnp.ones(2)\n")  # the carrier re-checked
+        assert report_lines(run("a.py", "b.py").stdout) == expected_report("a.py", 1)
+        (tmp_path / "b_helper.py").write_text("x = 2\n")  # another module re-checked
+        assert report_lines(run("a.py", "b.py").stdout) == expected_report("a.py", 1)
+    finally:
+        subprocess.run([*dmypy, "stop"], cwd=tmp_path, env=env, capture_output=True, timeout=120)
 
 
 def test_versions_are_read_where_mypy_reads_packages(tmp_path: Path) -> None:
@@ -73,41 +136,66 @@ def test_versions_are_read_where_mypy_reads_packages(tmp_path: Path) -> None:
     JAX's and the stubs' versions there too, not where mypy itself is installed."""
     without_jax = linked_environment(tmp_path / "env", leave_out=JAX)
     (tmp_path / "a.py").write_text("import jax\n" + USES_JAX + "y.to_device(jax.devices()[0], stream=0)\n")
-    missing = messages.PREFIX + messages.jax_not_installed(str(STUBS))
-    env = dict(os.environ)
+    missing = messages.PREFIX + messages.jax_not_installed(str(STUBS), Installer(str(without_jax), True).install(f"jax=={STUBS}"))
 
     # mypy beside JAX, checking against an environment without it.
-    result = mypy(tmp_path, env, "--python-executable", str(without_jax), "a.py")
+    result = run_mypy(tmp_path, "--python-executable", str(without_jax), "a.py", cache=tmp_path / "cache")
     assert missing in result.stderr.splitlines(), result.stderr
     # mypy in the environment without JAX, checking against this one, which has it.
-    result = mypy(tmp_path, env, "--python-executable", sys.executable, "a.py", python=without_jax,
-                  cache=os.environ.get("JAX_STUBS_TEST_MYPY_CACHE", ".cache2"))
+    result = run_mypy(tmp_path, "--python-executable", sys.executable, "a.py", python=without_jax)
     assert result.stderr == "", result.stderr
     assert result.returncode == 1 and "[jax-to-device-stream]" in result.stdout, result.stdout
 
 
+def check(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(BIN / "jax-stubs"), "check", *args], cwd=cwd, env=env, capture_output=True, text=True)
+
+
 def test_check_command_looks_where_told(tmp_path: Path) -> None:
     without_jax = linked_environment(tmp_path / "env", leave_out=JAX)
-    check = [sys.executable, "-m", "mypy_plugin", "check", "--python-executable"]
-    result = subprocess.run([*check, str(without_jax)], capture_output=True, text=True, cwd=tmp_path)
+    result = check("--python-executable", str(without_jax), cwd=tmp_path)
     assert result.returncode == 1 and "jax: (not installed)" in result.stdout, result.stdout
-    result = subprocess.run([*check, str(tmp_path / "no-such-python")], capture_output=True, text=True, cwd=tmp_path)
+    result = check("--python-executable", str(tmp_path / "no-such-python"), cwd=tmp_path)
     assert result.returncode == 1 and result.stderr == "", result.stderr
     assert result.stdout.startswith(f"error: cannot read the environment of {tmp_path / 'no-such-python'}: ")
 
 
+def test_check_command_needs_no_mypy(tmp_path: Path) -> None:
+    """A pyright user has no mypy: the command reads another environment without it."""
+    no_mypy = linked_environment(tmp_path / "env", leave_out={"mypy", "mypyc"})
+    result = subprocess.run([str(no_mypy), "-m", "mypy_plugin", "check", "--python-executable", sys.executable],
+                            cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout.endswith("ok: the stubs describe the installed jax\n"), result.stdout + result.stderr
+
+
 @pytest.mark.parametrize("jax_version", [OTHER, STUBS])
 def test_check_command(tmp_path: Path, jax_version: str) -> None:
-    env = environment_with_jax(jax_version, tmp_path / "site")
-    result = subprocess.run(
-        [sys.executable, "-m", "mypy_plugin", "check"], env=env, capture_output=True, text=True, cwd=tmp_path
-    )
+    env = environment_with_jax(str(jax_version), tmp_path / "site")
+    result = check(cwd=tmp_path, env=env)
     assert f"stubs for jax {STUBS}" in result.stdout and f"jax: {jax_version}" in result.stdout
     if jax_version == STUBS:
         assert result.returncode == 0 and "ok:" in result.stdout
     else:
         assert result.returncode == 1
-        assert f"error: {messages.stubs_mismatch(OTHER, STUBS)}" in result.stdout.splitlines()
+        other = with_jax(OTHER)
+        assert result.stdout.splitlines()[2:] == [f"error: {other.mismatch_error()}",
+                                                  *(f"note: {note}" for note in other.mismatch_notes())]
+
+
+@pytest.mark.parametrize("shadow", ["mypy_plugin.py", "mypy_plugin/__init__.py"])
+def test_check_command_warns_of_a_shadowing_module(tmp_path: Path, shadow: str) -> None:
+    """``python -m mypy`` run from a folder with its own mypy_plugin loads that one instead."""
+    (tmp_path / shadow).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / shadow).write_text("def plugin(version): ...\n")
+    result = check(cwd=tmp_path)
+    assert result.returncode == 1
+    assert f"error: {messages.shadowed_plugin(tmp_path / shadow, 'python -m mypy run in this folder')}" in result.stdout.splitlines()
+
+
+def test_installer_commands_run_as_printed() -> None:
+    assert Installer("/env/bin/python", True).install("jax-stubs==0.9.2.0") == '/env/bin/python -m pip install "jax-stubs==0.9.2.0"'
+    assert Installer("/my env/python", False).install("jax==1") == "uv pip install --python '/my env/python' \"jax==1\""
+    assert Installer("/p", True).install("x", reinstall=True) == '/p -m pip install --force-reinstall --no-deps "x"'
 
 
 def test_too_old_mypy_gets_one_line_and_a_plugin_that_does_nothing(capsys: pytest.CaptureFixture[str]) -> None:
@@ -116,11 +204,16 @@ def test_too_old_mypy_gets_one_line_and_a_plugin_that_does_nothing(capsys: pytes
 
     assert mypy_plugin.plugin("1.18.2") is Plugin
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("mypy_plugin: mypy 1.18.2 is older than 1.19")
+    assert err.count("\n") == 1 and err.startswith(messages.PREFIX + "mypy 1.18.2 is older than 1.19")
+    assert f'{sys.executable} -m pip install "mypy>=1.19,<2.5"' in err
     assert mypy_plugin.plugin("1.19.0+dev.abc") is not Plugin
     assert mypy_plugin.plugin("2.4.1") is not Plugin
 
 
-def test_readme_shows_the_mismatch_message_as_it_is() -> None:
+def test_readme_shows_the_mismatch_report_as_it_is() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    assert f"error: {messages.stubs_mismatch('0.9.2', '0.10.2')}  [jax-stubs-mismatch]" in readme
+    shown = Diagnosis(jax="0.9.2", stubs="0.10.2", distribution="0.10.2.0", folder=None, missing=(),
+                      installer=Installer(".venv/bin/python", True))
+    assert f"train.py:1: error: {shown.mismatch_error()}  {CODE}" in readme
+    for note in shown.mismatch_notes():
+        assert f"train.py:1: note: {note}" in readme
