@@ -49,6 +49,11 @@ from findings import FINDINGS, at, confirm  # noqa: E402
 # Distribution -> pinned release. Each wheel holds one package, named like the distribution
 # with "_" for "-".
 LIBRARIES = {"flax": "0.12.8", "optax": "0.2.8", "equinox": "0.13.8", "array-api-compat": "1.16.0"}
+JAX_RELEASE = (HERE.parent / "jax_stubs" / "JAX_VERSION").read_text().strip()
+PALLAS_KERNELS = "jax/experimental/pallas/ops/"
+PALLAS_PACKAGE = "pallas_ops"
+TARGETED = ("[jax-to-device-stream]", "[jax-immutable-array]")
+"""The plugin's rules: every error under these codes is a targeted error."""
 BIN = Path(sys.executable).parent
 MYPY_LINE = re.compile(r"^(?P<file>[^:]+\.py):(?P<line>\d+): (?P<severity>\w+): (?P<message>.*)$")
 BASE_CONFIG = "[mypy]\nignore_missing_imports = True\n"
@@ -112,19 +117,29 @@ PLUGIN_TIME = re.compile(
 
 
 def fetch_sources(work: Path) -> list[str]:
-    """Unpack each library's wheel into ``work/src``; return the package folders."""
+    """Unpack each library's wheel into ``work/src``, and JAX's own Pallas kernels (from the
+    wheel of the JAX release the stubs describe) as the package ``pallas_ops``, so that mypy
+    checks them as user code; return the package folders."""
     wheels, src = work / "wheels", work / "src"
     wheels.mkdir(parents=True, exist_ok=True)
-    pins = [f"{name}=={version}" for name, version in LIBRARIES.items()]
+    pins = [f"{name}=={version}" for name, version in LIBRARIES.items()] + [f"jax=={JAX_RELEASE}"]
     subprocess.run(
         [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", str(wheels), *pins], check=True
     )
     shutil.rmtree(src, ignore_errors=True)
     for wheel in wheels.glob("*.whl"):
-        if wheel.name.split("-")[0].replace("_", "-") in LIBRARIES:
-            with zipfile.ZipFile(wheel) as archive:
+        distribution = wheel.name.split("-")[0].replace("_", "-")
+        with zipfile.ZipFile(wheel) as archive:
+            if distribution in LIBRARIES:
                 archive.extractall(src)
-    return sorted(folder for folder in map(package_folder, LIBRARIES) if (src / folder).is_dir())
+            elif distribution == "jax":
+                for member in archive.namelist():
+                    if member.startswith(PALLAS_KERNELS) and member.endswith(".py"):
+                        target = src / PALLAS_PACKAGE / member[len(PALLAS_KERNELS):]
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        target.write_bytes(archive.read(member))
+    folders = [*map(package_folder, LIBRARIES), PALLAS_PACKAGE]
+    return sorted(folder for folder in folders if (src / folder).is_dir())
 
 
 def package_folder(distribution: str) -> str:
@@ -204,7 +219,11 @@ AT_A_FINDING = {"stubs added": "[arg-type]", "plugin removed": "[arg-type]", "pl
 
 
 def explained(what: str, line: str, confirmed: set[tuple[str, int]]) -> bool:
-    return location(line) in confirmed and AT_A_FINDING.get(what, "\0") in line
+    if location(line) not in confirmed:
+        return False
+    if what == "plugin added" and ": note: " in line:  # the targeted error's own notes
+        return True
+    return AT_A_FINDING.get(what, "\0") in line
 
 
 def location(line: str) -> tuple[str, int]:
@@ -244,7 +263,8 @@ def main(argv: list[str] | None = None) -> int:
     src = work / "src"
     python_with_package = Path(sys.executable)
     python_without_package = linked_environment(work / "env-without-package", leave_out=OUR_PACKAGE)
-    print(f"sweep: {', '.join(f'{n} {v}' for n, v in LIBRARIES.items())}; {machine()}", flush=True)
+    print(f"sweep: {', '.join(f'{n} {v}' for n, v in LIBRARIES.items())}, JAX {JAX_RELEASE}'s Pallas kernels; "
+          f"{machine()}", flush=True)
 
     changes: dict[str, list[str]] = {}
     targeted: list[str] = []
@@ -267,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
             "plugin added": sorted(outputs["stubs+plugin"] - outputs["stubs"]),
             "plugin removed": sorted(outputs["stubs"] - outputs["stubs+plugin"]),
         }
-        targeted = sorted(line for line in outputs["stubs+plugin"] if "[jax-to-device-stream]" in line)
+        targeted = sorted(line for line in outputs["stubs+plugin"] if line.endswith(TARGETED))
         for what, lines in changes.items():
             print(f"mypy, {what}: {len(lines)}", *("    " + line for line in lines), sep="\n", flush=True)
         print(f"targeted errors: {len(targeted)}", *("    " + line for line in targeted), sep="\n", flush=True)

@@ -10,3 +10,6 @@ OBJECT: Final = "builtins.object"
 JAX: Final = "jax"
 JAX_PACKAGE: Final = "jax."
 """Prefix of every module, function and method of JAX (``jax.numpy.zeros``, ``jax._src...``)."""
+
+PALLAS: Final = "jax.experimental.pallas"
+"""JAX's kernel language, whose kernels write to refs: ``o_ref[...] = x`` is right there."""

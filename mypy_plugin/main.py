@@ -18,7 +18,7 @@ from mypy.plugin import (
 )
 from mypy.types import FunctionLike, Type
 
-from mypy_plugin import __version__, errorcodes, fullnames, messages, to_device
+from mypy_plugin import __version__, errorcodes, fullnames, item_assignment, messages, to_device
 from mypy_plugin.guard import default_return_type, default_signature, guarded
 from mypy_plugin.mismatch import MismatchReport
 from mypy_plugin.versions import Diagnosis, SearchDirs, mypy_search_dirs
@@ -31,6 +31,7 @@ SIGNATURE_HOOKS: Final[dict[str, SignatureHook]] = {
 }
 METHOD_HOOKS: Final[dict[str, MethodHook]] = {
     to_device.METHOD: guarded(to_device.check_stream, default_return_type),
+    item_assignment.METHOD: guarded(item_assignment.check_item_assignment, default_return_type),
 }
 
 

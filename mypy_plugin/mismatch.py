@@ -24,11 +24,11 @@ import uuid
 from collections.abc import Sequence
 from typing import Union
 
-from mypy.nodes import Context, ImportBase, MypyFile
+from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface, FunctionSigContext, MethodSigContext
 from mypy.types import FunctionLike
 
-from mypy_plugin import fullnames, reports
+from mypy_plugin import checked_module, fullnames, reports
 from mypy_plugin.versions import Diagnosis
 
 SignatureContext = Union[FunctionSigContext, MethodSigContext]
@@ -83,15 +83,6 @@ def discards(watcher: object) -> bool:
 
 def first_jax_import(api: CheckerPluginInterface) -> Context:
     """The module's first import of JAX, or its first line: the same place for every report
-    from one module. The module's tree is read defensively: mypy's checker has kept it as
-    ``tree`` for years, but the plugin interface does not promise it."""
-    tree = getattr(api, "tree", None)
-    if not isinstance(tree, MypyFile):
-        return TOP_OF_MODULE
-    imports = [node for node in tree.imports if isinstance(node, ImportBase) and imports_jax(node)]
-    return min(imports, key=lambda node: (node.line, node.column)) if imports else TOP_OF_MODULE
-
-
-def imports_jax(node: ImportBase) -> bool:
-    names = [name for name, _ in getattr(node, "ids", [])] or [getattr(node, "id", "")]
-    return any(name == fullnames.JAX or name.startswith(fullnames.JAX_PACKAGE) for name in names)
+    from one module."""
+    found = checked_module.imports(api, fullnames.JAX)
+    return found[0] if found else TOP_OF_MODULE

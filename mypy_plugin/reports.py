@@ -22,6 +22,14 @@ SOMETIMES_NONE = (
     "This stream is None only sometimes; JAX raises whenever it is not: narrow it to None before "
     "the call, or drop it"
 )
+UPDATE_THE_ARRAY_ITSELF = (
+    'JAX arrays have no views to write through: update the array itself with ".at[]", '
+    'e.g. "x = x.at[index].set(value)"'
+)
+PALLAS_REF = (
+    'If this is a Pallas ref, annotate it as a ref ("jax.Ref", JAX 0.7.2 and later), '
+    'not as "jax.Array": refs are mutable, arrays are not'
+)
 SYNCHRONISE = (
     'To order work with another library, synchronise explicitly: "x.block_until_ready()" on '
     "the JAX side, the other library's own on its side (e.g. \"torch.cuda.synchronize()\")"
@@ -60,6 +68,31 @@ def to_device_stream_advice(api: CheckerPluginInterface, context: Context, recei
     reason = f'"{receiver}.to_device" does not accept a stream: JAX raises NotImplementedError unless stream is None'
     for note in [reason, *_to_device_advice(may_be_none)]:
         api.msg.note(note, context, code=errorcodes.JAX_TO_DEVICE_STREAM)
+
+
+def immutable_array(
+    api: CheckerPluginInterface,
+    context: Context,
+    receiver: str,
+    operator: str | None,
+    rewrite: str | None,
+    masked: str | None,
+    *,
+    in_pallas_module: bool,
+) -> None:
+    """``x[i] = v`` or ``x[i] op= v`` on a JAX array, with the ``.at[]`` rewrite when it can be
+    printed (else the general form), for a boolean mask the form that works under jit, and in
+    a module that imports Pallas what to do about a ref annotated as an array."""
+    written = f' ("{operator}=")' if operator else ""
+    notes = [PALLAS_REF] if in_pallas_module else []
+    notes.append(f'Use ".at[]", which returns an updated copy: "{rewrite}"' if rewrite else UPDATE_THE_ARRAY_ITSELF)
+    if masked:
+        notes.append(f'Under jax.jit a boolean mask cannot index; for a scalar value write "{masked}"')
+    _error_with_notes(
+        api, context, errorcodes.JAX_IMMUTABLE_ARRAY,
+        f'"{receiver}" does not support item assignment{written}; JAX raises TypeError (JAX arrays are immutable)',
+        notes,
+    )
 
 
 def stubs_mismatch(api: CheckerPluginInterface, context: Context, diagnosis: Diagnosis) -> None:

@@ -10,13 +10,37 @@ import yaml
 
 TYPECHECK = Path(__file__).parent / "typecheck"
 PLACEHOLDER = re.compile(r"\{\{\s*(\w+)\s*\}\}")
-# A line the type check reports as this misuse: the plugin's error or note, or the stubs' error.
-MISUSE_LINE = re.compile(
-    r"^main:(\d+): (?:error|note): "
-    r'(?:"\w+\.to_device" does not accept a stream|Argument "stream" to "to_device" of "Array")'
-)
 UNESCAPE = re.compile(r"\\(.)")  # a regex "out" line, read back as the text it matches
-GOT = re.compile(r'does not accept a stream \\?\(got "(.*?)"\\?\)')
+GOT = re.compile(r'does not accept a stream \(got "(.*?)"\)')
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A misuse the type check reports, and what JAX does with it at run time."""
+
+    code: str
+    reported: re.Pattern[str]
+    """An "out" line that reports the misuse on line ``group(1)``: the plugin's error or note,
+    or the stubs' own error."""
+    exception: str
+    message: re.Pattern[str]
+    """What JAX's exception says (searched: its wording changes between JAX releases)."""
+
+
+RULES = [
+    Rule(
+        "jax-to-device-stream",
+        re.compile(r'^main:(\d+): (?:error|note): (?:"\w+\.to_device" does not accept a stream|Argument "stream" to "to_device" of "Array")'),
+        "NotImplementedError",
+        re.compile(r"^stream argument of array\.to_device\(\)$"),
+    ),
+    Rule(
+        "jax-immutable-array",
+        re.compile(r'^main:(\d+): error: "\w+" does not support item assignment'),
+        "TypeError",
+        re.compile(r"JAX arrays are\s+immutable"),
+    ),
+]
 
 
 @dataclass
@@ -34,23 +58,35 @@ class Case:
     does not show it (a TypeVar bound to ``Optional[Any]``)."""
 
     @property
+    def out_lines(self) -> list[str]:
+        """The expected output as text (a regex case read back)."""
+        return [UNESCAPE.sub(r"\1", line) for line in self.out] if self.regex else self.out
+
+    @property
+    def misuses(self) -> list[tuple[int, Rule]]:
+        """The lines of ``main`` that the type check reports as a misuse, with the rule."""
+        found = {(int(m.group(1)), rule.code): rule for line in self.out_lines for rule in RULES
+                 if (m := rule.reported.match(line))}
+        return sorted(((line, rule) for (line, _), rule in found.items()), key=lambda pair: pair[0])
+
+    @property
     def misuse_lines(self) -> list[int]:
-        """Lines of ``main`` that the type check reports as a stream passed to to_device."""
-        lines = [UNESCAPE.sub(r"\1", line) for line in self.out] if self.regex else self.out
-        return sorted({int(m.group(1)) for line in lines if (m := MISUSE_LINE.match(line))})
+        return [line for line, _ in self.misuses]
 
     @property
     def stream_types(self) -> list[str]:
         """The stream types the plugin's errors and notes name (``got "int | None"``)."""
-        return [m.group(1) for line in self.out if (m := GOT.search(line))]
+        return [m.group(1) for line in self.out_lines if (m := GOT.search(line))]
 
     @property
     def seen_by_stubs(self) -> bool:
-        """Whether a checker that reads only the stubs reports the misuse: some member of the
-        stream's type is neither ``Any`` nor ``None`` (every checker accepts those for
-        ``stream: None``)."""
-        return bool(self.misuse_lines) and not self.unseen_by_stubs and all(
-            set(types.split(" | ")) - {"Any", "None"} for types in self.stream_types
+        """Whether a checker that reads only the stubs reports the misuse: a stream passed to
+        ``to_device`` with some member of its type neither ``Any`` nor ``None`` (every checker
+        accepts those for ``stream: None``). The stubs refine nothing else."""
+        return (
+            [rule.code for _, rule in self.misuses] == ["jax-to-device-stream"]
+            and not self.unseen_by_stubs
+            and all(set(types.split(" | ")) - {"Any", "None"} for types in self.stream_types)
         )
 
     @property

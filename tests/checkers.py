@@ -9,12 +9,11 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-BIN = Path(sys.executable).parent
+from mypy_runs import BIN
 PYREFLY_CONFIG = 'preset = "default"\n'
 """Written as ``pyrefly.toml`` beside the samples: without a config file pyrefly checks no
 argument types (its ``basic`` preset)."""

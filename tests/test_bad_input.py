@@ -11,17 +11,15 @@ import pytest
 from environments import JAX, OUR_PACKAGE, linked_environment
 from mypy_plugin import messages
 from mypy_plugin.versions import Diagnosis, Installer
+from mypy_runs import CORRECT, MISUSE, run_mypy
 
-CORRECT = "import jax\nimport jax.numpy as jnp\n\njnp.zeros(3).to_device(jax.devices()[0])\n"
-MISUSE = CORRECT.replace("[0])", "[0], stream=0)")
 STUBS = Diagnosis.of_this_environment().stubs
 
 
 def mypy(python: Path, folder: Path, plugin: bool, source: str = CORRECT, *flags: str) -> subprocess.CompletedProcess[str]:
-    config = "plugins = mypy_plugin\n" if plugin else ""
-    (folder / "mypy.ini").write_text(f"[mypy]\n{config}cache_dir = {folder / ('.cache-' + str(plugin))}\n")
+    """mypy of ``python``'s environment on ``source``, with a cache of this environment's own."""
     (folder / "main.py").write_text(source)
-    return subprocess.run([str(python), "-m", "mypy", *flags, "main.py"], cwd=folder, capture_output=True, text=True)
+    return run_mypy(folder, *flags, "main.py", cache=folder / f".cache-{plugin}", plugin=plugin, python=python)
 
 
 def plugin_lines(result: subprocess.CompletedProcess[str]) -> list[str]:

@@ -22,6 +22,7 @@ import pytest
 from cases import Case, load_cases
 from checkers import CHECKERS, PYREFLY_CONFIG, Diagnostic, run
 from environments import OUR_PACKAGE, linked_environment
+from mypy_runs import PYTHON
 
 REGRESSION = Path(__file__).parent / "checkers" / "regression"
 
@@ -67,11 +68,8 @@ def without_stubs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def outputs(samples: Path, without_stubs: Path) -> dict[str, tuple[list[Diagnostic], list[Diagnostic]]]:
     """Each checker's diagnostics on the samples: (with the stubs, without them)."""
-    import sys
-
-    with_stubs = Path(sys.executable)
     return {
-        name: (run(checker, with_stubs, samples), run(checker, without_stubs, samples))
+        name: (run(checker, PYTHON, samples), run(checker, without_stubs, samples))
         for name, checker in CHECKERS.items()
     }
 

@@ -7,45 +7,25 @@ daemon serves the module, so JAX is loaded once; each test writes its own packag
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from mypy_plugin.reports import DROP_THE_STREAM, SYNCHRONISE
+from mypy_runs import CORRECT as FIXED
+from mypy_runs import MISUSE, Daemon, run_mypy, shared_cache
 
-BIN = Path(sys.executable).parent
 CODE = "[jax-to-device-stream]"
-MISUSE = "import jax\nimport jax.numpy as jnp\n\njnp.zeros(3).to_device(jax.devices()[0], stream=0)\n"
-FIXED = "import jax\nimport jax.numpy as jnp\n\njnp.zeros(3).to_device(jax.devices()[0])\n"
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
 
 @pytest.fixture(scope="module")
-def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return Path(os.environ.get("JAX_STUBS_TEST_MYPY_CACHE") or tmp_path_factory.mktemp("cache"))
-
-
-def write_config(folder: Path, cache: Path) -> Path:
-    (folder / "mypy.ini").write_text(f"[mypy]\nplugins = mypy_plugin\ncache_dir = {cache}\n")
-    return folder
-
-
-@pytest.fixture(scope="module")
-def daemon(tmp_path_factory: pytest.TempPathFactory, cache: Path) -> Iterator[tuple[Path, Run]]:
-    folder = write_config(tmp_path_factory.mktemp("daemon"), cache)
-
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [str(BIN / "dmypy"), "--status-file", str(folder / ".dmypy.json"), *args],
-            cwd=folder, capture_output=True, text=True, timeout=900,
-        )
-
-    yield folder, run
-    run("stop")
+def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
+    running = Daemon(tmp_path_factory.mktemp("daemon"), cache=shared_cache(tmp_path_factory.mktemp("cache")))
+    yield running
+    running.stop()
 
 
 class Package:
@@ -62,13 +42,13 @@ class Package:
 
 
 @pytest.fixture
-def package(daemon: tuple[Path, Run], request: pytest.FixtureRequest) -> Package:
-    return Package(daemon[0], request.node.name.replace("test_", "p_", 1))
+def package(daemon: Daemon, request: pytest.FixtureRequest) -> Package:
+    return Package(daemon.folder, request.node.name.replace("test_", "p_", 1))
 
 
 @pytest.fixture
-def dmypy(daemon: tuple[Path, Run]) -> Run:
-    return daemon[1]
+def dmypy(daemon: Daemon) -> Run:
+    return daemon.run
 
 
 def test_daemon_reports_drops_and_reports_again(package: Package, dmypy: Run) -> None:
@@ -81,6 +61,19 @@ def test_daemon_reports_drops_and_reports_again(package: Package, dmypy: Run) ->
     package.write("main", MISUSE)
     again = dmypy("run", "--", main)
     assert again.returncode == 1 and CODE in again.stdout
+
+
+def test_daemon_reports_item_assignment_across_edits(package: Package, dmypy: Run) -> None:
+    assigns = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx[0] = 1.0\n"
+    main = package.write("main", assigns)
+    first = dmypy("run", "--", main)
+    assert first.returncode == 1 and f"{main}:4: error:" in first.stdout and "[jax-immutable-array]" in first.stdout
+    package.write("main", assigns.replace("x[0] = 1.0", "x = x.at[0].set(1.0)"))
+    fixed = dmypy("run", "--", main)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    package.write("main", assigns.replace("x[0] = 1.0", "x[1:] *= 2.0"))
+    again = dmypy("run", "--", main)
+    assert again.returncode == 1 and '("*=")' in again.stdout and ".multiply(2.0)" in again.stdout
 
 
 def test_daemon_follows_a_base_class_in_another_file(package: Package, dmypy: Run) -> None:
@@ -137,13 +130,9 @@ def test_daemon_in_editor_mode_points_at_the_stream(package: Package, dmypy: Run
     assert report["hint"].splitlines() == [DROP_THE_STREAM, SYNCHRONISE]
 
 
-def test_incremental_run_reports_from_a_warm_cache(tmp_path: Path, cache: Path) -> None:
-    folder = write_config(tmp_path, cache)
-    (folder / "main.py").write_text(MISUSE)
-    runs = [
-        subprocess.run([str(BIN / "mypy"), "main.py"], cwd=folder, capture_output=True, text=True)
-        for _ in range(2)
-    ]
+def test_incremental_run_reports_from_a_warm_cache(tmp_path: Path) -> None:
+    (tmp_path / "main.py").write_text(MISUSE)
+    runs = [run_mypy(tmp_path, "main.py") for _ in range(2)]
     assert [r.returncode for r in runs] == [1, 1]
     assert runs[0].stdout == runs[1].stdout and CODE in runs[1].stdout
 

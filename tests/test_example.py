@@ -7,19 +7,19 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from checkers import CHECKERS, PYREFLY_CONFIG, run
+from mypy_runs import BIN, PYTHON
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "ported_from_torch.py"
-BIN = Path(sys.executable).parent
 
 
 def mypy_on_examples() -> subprocess.CompletedProcess[str]:
+    """The README's demo as printed: ``mypy examples/`` with this repository's configuration."""
     return subprocess.run(
         [str(BIN / "mypy"), "examples/"], cwd=REPO, capture_output=True, text=True
     )
@@ -37,7 +37,7 @@ def test_demo_output_is_what_the_readme_shows() -> None:
 
 def test_example_raises_where_mypy_reports() -> None:
     reported = [int(n) for n in re.findall(r"ported_from_torch\.py:(\d+): error", mypy_on_examples().stdout)]
-    run = subprocess.run([sys.executable, str(EXAMPLE)], capture_output=True, text=True)
+    run = subprocess.run([str(PYTHON), str(EXAMPLE)], capture_output=True, text=True)
     assert run.returncode == 1
     assert run.stderr.rstrip().endswith("NotImplementedError: stream argument of array.to_device()")
     raising = [int(n) for n in re.findall(rf'File "{re.escape(str(EXAMPLE))}", line (\d+)', run.stderr)]
@@ -53,5 +53,5 @@ def test_other_checkers_report_only_the_concretely_typed_misuse(name: str, tmp_p
     assert len(concrete) == 1 and len(reported) == 2, reported
     shutil.copy(EXAMPLE, tmp_path / EXAMPLE.name)
     (tmp_path / "pyrefly.toml").write_text(PYREFLY_CONFIG)
-    errors = [d for d in run(CHECKERS[name], Path(sys.executable), tmp_path) if d.severity == "error"]
+    errors = [d for d in run(CHECKERS[name], PYTHON, tmp_path) if d.severity == "error"]
     assert [(d.file, d.line) for d in errors] == [(EXAMPLE.name, concrete[0])], "\n".join(map(str, errors))

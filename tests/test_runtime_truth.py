@@ -1,10 +1,12 @@
 """Every YAML case runs under real JAX on the CPU, and the runtime agrees with the type check.
 
-- a line reported as a stream passed to ``to_device`` raises JAX's
-  ``NotImplementedError("stream argument of array.to_device()")`` from that very line;
+- a line reported as a misuse raises JAX's own exception for it (``tests/cases.py``, ``RULES``:
+  ``NotImplementedError("stream argument of array.to_device()")``, ``TypeError("JAX arrays are
+  immutable ...")``) from that very line;
 - a case with no diagnostic runs to the end;
-- anything else (another library's error, a silenced line) states its outcome in the case
-  (``runtime:``) and, where the type check accepts a failing call, says why (``runtime_reason:``).
+- anything else (another library's error, a silenced line, a Pallas ref annotated as an array)
+  states its outcome in the case (``runtime:``) and, where the type check and the runtime
+  disagree, says why (``runtime_reason:``).
 """
 
 from __future__ import annotations
@@ -16,17 +18,20 @@ from pathlib import Path
 
 import pytest
 
-from cases import Case, load_cases
+from cases import RULES, Case, load_cases
 
-JAX_STREAM_ERROR = "stream argument of array.to_device()"
 CASES = load_cases()
 
 
 def expected_outcome(case: Case) -> str:
     """``runs`` or an exception class name, derived from the type check's output."""
-    if case.misuse_lines:
-        assert case.runtime in (None, "NotImplementedError"), "a reported misuse must raise"
-        return "NotImplementedError"
+    if case.misuses:
+        [(_, rule)] = case.misuses
+        if case.runtime == "runs":
+            assert case.runtime_reason, "a reported line that runs needs a runtime_reason"
+            return "runs"
+        assert case.runtime in (None, rule.exception), "a reported misuse raises JAX's exception"
+        return rule.exception
     if not case.out and case.runtime not in (None, "runs"):
         assert case.runtime_reason, "an accepted call that fails needs a runtime_reason"
     if case.runtime is None:
@@ -66,7 +71,7 @@ def raising_line(error: BaseException, main: Path) -> int | None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_runtime_agrees_with_the_type_check(case: Case, tmp_path: Path) -> None:
-    assert len(case.misuse_lines) <= 1, "one misuse per case, so each one is run"
+    assert len(case.misuses) <= 1, "one misuse per case, so each one is run"
     expected = expected_outcome(case)
     error = run_snippet(case, tmp_path)
     if expected == "runs":
@@ -74,14 +79,16 @@ def test_runtime_agrees_with_the_type_check(case: Case, tmp_path: Path) -> None:
         return
     assert error is not None, f"expected {expected} at run time, but the snippet ran"
     assert type(error).__name__ == expected, repr(error)
-    if case.misuse_lines or (expected == "NotImplementedError" and case.runtime_reason):
-        assert str(error) == JAX_STREAM_ERROR
-    if case.misuse_lines:
+    rule = next((rule for rule in RULES if rule.exception == expected), None)
+    if case.misuses or (rule is not None and case.runtime_reason):
+        assert rule is not None and rule.message.search(str(error)), repr(error)
+    if case.misuses:
         assert raising_line(error, tmp_path / "main.py") == case.misuse_lines[0]
 
 
 def test_every_case_file_is_loaded() -> None:
     assert len(CASES) >= 50
     assert {c.name.split("::")[0] for c in CASES} >= {
-        "test_receivers", "test_streams", "test_untouched", "test_config",
+        "test_receivers", "test_streams", "test_untouched", "test_config", "test_limits", "test_item_assignment",
     }
+    assert {rule.code for case in CASES for _, rule in case.misuses} == {rule.code for rule in RULES}

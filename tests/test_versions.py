@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,7 @@ import pytest
 from environments import JAX, linked_environment
 from mypy_plugin import messages
 from mypy_plugin.versions import Diagnosis, Installer
-from mypy_runs import BIN, run_mypy, shared_cache, write_config
+from mypy_runs import BIN, PYTHON, Daemon, run_mypy, shared_cache
 
 HERE = Diagnosis.of_this_environment()
 STUBS = HERE.stubs
@@ -43,7 +42,7 @@ def environment_with_jax(version: str, folder: Path) -> dict[str, str]:
 def with_jax(jax: str) -> Diagnosis:
     """What the plugin finds in this environment when ``jax`` is installed instead."""
     return Diagnosis(jax=jax, stubs=STUBS, distribution=HERE.distribution, folder=HERE.folder, missing=(),
-                     installer=Installer(sys.executable, True))
+                     installer=Installer(str(PYTHON), True))
 
 
 def expected_report(path: str, line: int, jax: str = OTHER) -> list[str]:
@@ -73,8 +72,8 @@ def test_mismatch_is_reported_once_at_the_import_whatever_comes_first(tmp_path: 
 
     # Every run says it, once: from the cache, and after an edit of the other module.
     assert report_lines(run_mypy(tmp_path, "a.py", "b.py", cache=cache, env=env).stdout) == lines
-    carrier, other = ("a.py", "b.py") if lines[0].startswith("a.py") else ("b.py", "a.py")
-    (tmp_path / other).write_text((tmp_path / other).read_text() + "z = jnp.ones(4)\n")
+    not_carrying = "b.py" if lines[0].startswith("a.py") else "a.py"
+    (tmp_path / not_carrying).write_text((tmp_path / not_carrying).read_text() + "z = jnp.ones(4)\n")
     edited = run_mypy(tmp_path, "a.py", "b.py", cache=cache, env=env)
     assert len(report_lines(edited.stdout)) == 3 and edited.stdout.count(CODE) == 1, edited.stdout
 
@@ -114,21 +113,16 @@ def test_the_daemon_keeps_the_mismatch_across_edits(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text(DECORATOR_FIRST)
     (tmp_path / "b.py").write_text("import b_helper\n")
     (tmp_path / "b_helper.py").write_text("x = 1\n")
-    write_config(tmp_path, cache=shared_cache(tmp_path / "cache"))
-    dmypy = [str(BIN / "dmypy"), "--status-file", str(tmp_path / ".dmypy.json")]
-
-    def run(*files: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([*dmypy, "run", "--", *files], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
-
+    daemon = Daemon(tmp_path, cache=shared_cache(tmp_path / "cache"), env=env)
     try:
-        first = run("a.py", "b.py")
+        first = daemon.check("a.py", "b.py")
         assert report_lines(first.stdout) == expected_report("a.py", 1), first.stdout + first.stderr
         (tmp_path / "a.py").write_text(DECORATOR_FIRST + "w = jnp.ones(2)\n")  # the carrier re-checked
-        assert report_lines(run("a.py", "b.py").stdout) == expected_report("a.py", 1)
+        assert report_lines(daemon.check("a.py", "b.py").stdout) == expected_report("a.py", 1)
         (tmp_path / "b_helper.py").write_text("x = 2\n")  # another module re-checked
-        assert report_lines(run("a.py", "b.py").stdout) == expected_report("a.py", 1)
+        assert report_lines(daemon.check("a.py", "b.py").stdout) == expected_report("a.py", 1)
     finally:
-        subprocess.run([*dmypy, "stop"], cwd=tmp_path, env=env, capture_output=True, timeout=120)
+        daemon.stop()
 
 
 def test_versions_are_read_where_mypy_reads_packages(tmp_path: Path) -> None:
@@ -142,7 +136,7 @@ def test_versions_are_read_where_mypy_reads_packages(tmp_path: Path) -> None:
     result = run_mypy(tmp_path, "--python-executable", str(without_jax), "a.py", cache=tmp_path / "cache")
     assert missing in result.stderr.splitlines(), result.stderr
     # mypy in the environment without JAX, checking against this one, which has it.
-    result = run_mypy(tmp_path, "--python-executable", sys.executable, "a.py", python=without_jax)
+    result = run_mypy(tmp_path, "--python-executable", str(PYTHON), "a.py", python=without_jax)
     assert result.stderr == "", result.stderr
     assert result.returncode == 1 and "[jax-to-device-stream]" in result.stdout, result.stdout
 
@@ -163,7 +157,7 @@ def test_check_command_looks_where_told(tmp_path: Path) -> None:
 def test_check_command_needs_no_mypy(tmp_path: Path) -> None:
     """A pyright user has no mypy: the command reads another environment without it."""
     no_mypy = linked_environment(tmp_path / "env", leave_out={"mypy", "mypyc"})
-    result = subprocess.run([str(no_mypy), "-m", "mypy_plugin", "check", "--python-executable", sys.executable],
+    result = subprocess.run([str(no_mypy), "-m", "mypy_plugin", "check", "--python-executable", str(PYTHON)],
                             cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout.endswith("ok: the stubs describe the installed jax\n"), result.stdout + result.stderr
 
@@ -205,7 +199,7 @@ def test_too_old_mypy_gets_one_line_and_a_plugin_that_does_nothing(capsys: pytes
     assert mypy_plugin.plugin("1.18.2") is Plugin
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(messages.PREFIX + "mypy 1.18.2 is older than 1.19")
-    assert f'{sys.executable} -m pip install "mypy>=1.19,<2.5"' in err
+    assert f'{PYTHON} -m pip install "mypy>=1.19,<2.5"' in err
     assert mypy_plugin.plugin("1.19.0+dev.abc") is not Plugin
     assert mypy_plugin.plugin("2.4.1") is not Plugin
 

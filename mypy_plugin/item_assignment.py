@@ -1,0 +1,167 @@
+"""The rule for ``x[i] = v`` and ``x[i] += v`` on a JAX array, which JAX always rejects.
+
+JAX's stub declares ``Array.__setitem__``, so every checker accepts item assignment; at run
+time JAX raises ``TypeError: JAX arrays are immutable and do not support in-place item
+assignment``. mypy checks ``x[i] = v`` as a call of ``__setitem__`` on ``x`` with the index and
+the value, and ``x[i] += v`` (``Array`` has no ``__iadd__``) as ``x[i] = x[i] + v``, whose
+value is an operator expression whose left side is the target itself: the method hook sees
+both, and tells them apart by that identity.
+
+The note shows the ``.at[]`` rewrite for the operator written, with the method the installed
+JAX's stub declares (``+=`` -> ``.add``); an operator without one (``//=``) is written as
+``.set(x[i] // v)``.
+
+Pallas kernels write to refs (``o_ref[...] = x``), which are mutable; a ref is a ``jax.Ref``,
+not a ``jax.Array``, and is left alone as such. A ref annotated ``jax.Array`` is reported like
+any array (the annotation is wrong, and nothing else tells it from an array), with a note that
+says so in modules that import Pallas.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from mypy.nodes import CallExpr, ComparisonExpr, Decorator, Expression, FuncDef, IndexExpr, MemberExpr, NameExpr, OpExpr
+from mypy.plugin import MethodContext
+from mypy.types import CallableType, Instance, ProperType, Type, get_proper_type
+
+from mypy_plugin import checked_module, fullnames, reports
+from mypy_plugin.receivers import array_method, display_name, receiver_class
+from mypy_plugin.source import operand, source
+
+METHOD: Final = "__setitem__"
+SET: Final = "set"
+UPDATE_METHODS: Final = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "**": "power"}
+"""The ``.at[]`` method that does what each augmented operator does to an item."""
+VIEWS: Final = {"T": ".T"}
+"""Array attributes that NumPy returns as views: ``x.T[i] = v`` writes through to ``x``, so the
+rewrite goes through the same view and back (``x = x.T.at[i].set(v).T``)."""
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """One item assignment, as written: ``<target>[<index>] <operator>= <value>``."""
+
+    target: Expression
+    index: Expression
+    value: Expression | None
+    operator: str | None
+    """``+`` for ``+=``; None for a plain ``=``."""
+
+
+def check_item_assignment(ctx: MethodContext) -> Type:
+    """Report an item assignment on a JAX array, with the ``.at[]`` rewrite."""
+    if array_method(ctx.type, METHOD) is None:
+        return ctx.default_return_type
+    assignment = read_assignment(ctx)
+    if assignment is None:
+        return ctx.default_return_type
+    rewrite = suggested_rewrite(ctx, assignment, update_methods(ctx.type))
+    reports.immutable_array(
+        ctx.api, ctx.context, display_name(ctx.type), assignment.operator,
+        str(rewrite) if rewrite else None, masked_rewrite(assignment, rewrite),
+        in_pallas_module=bool(checked_module.imports(ctx.api, fullnames.PALLAS)),
+    )
+    return ctx.default_return_type
+
+
+def read_assignment(ctx: MethodContext) -> Assignment | None:
+    """The assignment mypy is checking: ``x[i] = v`` (the context is ``x[i]``), ``x[i] op= v``
+    (the value is ``x[i] op v`` built on that same ``x[i]``), or ``x.__setitem__(i, v)``."""
+    if len(ctx.args) < 2 or len(ctx.args[0]) != 1 or len(ctx.args[1]) != 1:
+        return None
+    index, value = ctx.args[0][0], ctx.args[1][0]
+    context = ctx.context
+    if isinstance(context, IndexExpr):
+        if isinstance(value, OpExpr) and value.left is context:
+            return Assignment(context.base, context.index, value.right, value.op)
+        return Assignment(context.base, context.index, value if is_written(value) else None, None)
+    if isinstance(context, CallExpr) and isinstance(context.callee, MemberExpr):
+        return Assignment(context.callee.expr, index, value, None)
+    return None
+
+
+def is_written(node: Expression) -> bool:
+    """Whether ``node`` stands for source the user wrote (not mypy's stand-in for the value of
+    a tuple unpacking, ``x[0], x[1] = pair``)."""
+    return source(node) is not None
+
+
+def update_methods(receiver: ProperType) -> frozenset[str]:
+    """The methods of ``x.at[i]`` that the installed JAX's stub declares (read from the type of
+    ``Array.at``), so that a note never suggests one this JAX lacks."""
+    info = receiver_class(receiver)
+    array = next((base for base in info.mro if base.fullname == fullnames.ARRAY), None) if info else None
+    helper = return_instance(array.get_method("at") if array else None)
+    reference = return_instance(helper.type.get_method("__getitem__") if helper else None)
+    if reference is None:
+        return frozenset({SET})
+    return frozenset(name for name in reference.type.names if not name.startswith("_"))
+
+
+def return_instance(node: object) -> Instance | None:
+    """What a method or property returns, when that is an instance of a class."""
+    function = node.func if isinstance(node, Decorator) else node
+    signature = function.type if isinstance(function, FuncDef) else None
+    returned = get_proper_type(signature.ret_type) if isinstance(signature, CallableType) else None
+    return returned if isinstance(returned, Instance) else None
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """``<target> = <target><view>.at[<index>].<method>(<value>)<view>``, as source text."""
+
+    target: str
+    view: str
+    index: str
+    method: str
+    value: str
+
+    def __str__(self) -> str:
+        return f"{self.target} = {self.target}{self.view}.at[{self.index}].{self.method}({self.value}){self.view}"
+
+
+def suggested_rewrite(ctx: MethodContext, assignment: Assignment, methods: frozenset[str]) -> Rewrite | None:
+    """``x = x.at[i].add(v)`` for ``x[i] += v``, printed from the source; None when the target
+    cannot be rebound that way (a call's result, an item of another JAX array) or a part of
+    the statement cannot be printed."""
+    index = source(assignment.index, in_subscript=True)
+    value = source(assignment.value) if assignment.value is not None else None
+    target, view = rebinding(ctx, assignment.target)
+    if index is None or value is None or target is None or assignment.value is None:
+        return None
+    method = UPDATE_METHODS.get(assignment.operator) if assignment.operator else SET
+    if method is None or method not in methods:  # no method for this operator in this JAX
+        method, value = SET, f"{target}{view}[{index}] {assignment.operator} {operand(assignment.value)}"
+    return Rewrite(target, view, index, method, value)
+
+
+def masked_rewrite(assignment: Assignment, rewrite: Rewrite | None) -> str | None:
+    """``x = jnp.where(x > 0, 0, x)`` for ``x[x > 0] = 0``: under ``jax.jit`` a boolean mask
+    cannot index (how many elements it selects is unknown while tracing), ``where`` can; for a
+    value that fits the whole array (a scalar), it gives the same array."""
+    if rewrite is None or rewrite.view or not isinstance(assignment.index, ComparisonExpr) or assignment.value is None:
+        return None
+    value = source(assignment.value)
+    if assignment.operator:
+        value = f"{rewrite.target} {assignment.operator} {operand(assignment.value)}"
+    return f"{rewrite.target} = jnp.where({source(assignment.index)}, {value}, {rewrite.target})"
+
+
+def rebinding(ctx: MethodContext, target: Expression) -> tuple[str | None, str]:
+    """The name to assign the updated array to, and the view to go through: ``x`` for ``x``,
+    ``self.w`` for ``self.w``, ``params["w"]`` for an item of a dict, ``(x, ".T")`` for
+    ``x.T``; None for a target that is not a place to assign to."""
+    if isinstance(target, MemberExpr) and target.name in VIEWS and is_jax_array(ctx, target.expr):
+        return source(target.expr), VIEWS[target.name]
+    if isinstance(target, (NameExpr, MemberExpr)) and not (isinstance(target, MemberExpr) and is_jax_array(ctx, target.expr)):
+        return source(target), ""
+    if isinstance(target, IndexExpr) and not is_jax_array(ctx, target.base):
+        return source(target), ""
+    return None, ""
+
+
+def is_jax_array(ctx: MethodContext, node: Expression) -> bool:
+    """Whether ``node`` (a part of the target, already checked by mypy) is a JAX array."""
+    return array_method(get_proper_type(ctx.api.get_expression_type(node)), METHOD) is not None

@@ -1,0 +1,107 @@
+"""Expressions printed back as Python source, for the rewrites the notes suggest.
+
+mypy keeps no source text in its syntax tree, so the common shapes of an assignment target,
+index and value are printed from the nodes: names, attributes, literals, slices, tuples,
+subscripts, calls, unary, binary and comparison operators. Anything else gives None, and the
+note then shows the rewrite with placeholders rather than a wrong one.
+"""
+
+from __future__ import annotations
+
+from mypy.nodes import (
+    ARG_NAMED,
+    ARG_POS,
+    ARG_STAR,
+    ARG_STAR2,
+    CallExpr,
+    ComparisonExpr,
+    ComplexExpr,
+    EllipsisExpr,
+    Expression,
+    FloatExpr,
+    IndexExpr,
+    IntExpr,
+    ListExpr,
+    MemberExpr,
+    NameExpr,
+    OpExpr,
+    SliceExpr,
+    StrExpr,
+    TupleExpr,
+    UnaryExpr,
+)
+
+
+def source(node: Expression, *, in_subscript: bool = False) -> str | None:
+    """``node`` as source text, or None for a shape not printed here. Operators are wrapped in
+    parentheses when nested, so the text means what the node means."""
+    if isinstance(node, NameExpr):
+        return node.name
+    if isinstance(node, MemberExpr):
+        base = operand(node.expr)
+        return None if base is None else f"{base}.{node.name}"
+    if isinstance(node, (IntExpr, FloatExpr, ComplexExpr, StrExpr)):
+        return repr(node.value)
+    if isinstance(node, EllipsisExpr):
+        return "..."
+    if isinstance(node, SliceExpr):
+        parts = [source(part) if part is not None else "" for part in (node.begin_index, node.end_index, node.stride)]
+        if any(part is None for part in parts):
+            return None
+        text = ":".join(part or "" for part in parts)
+        return text[:-1] if node.stride is None else text
+    if isinstance(node, TupleExpr):
+        items = [source(item, in_subscript=in_subscript) for item in node.items]
+        if any(item is None for item in items):
+            return None
+        joined = ", ".join(item or "" for item in items) + ("," if len(items) == 1 else "")
+        return joined if in_subscript and items else f"({joined})"
+    if isinstance(node, ListExpr):
+        items = [source(item) for item in node.items]
+        return None if any(item is None for item in items) else "[" + ", ".join(item or "" for item in items) + "]"
+    if isinstance(node, IndexExpr):
+        base, index = operand(node.base), source(node.index, in_subscript=True)
+        return None if base is None or index is None else f"{base}[{index}]"
+    if isinstance(node, CallExpr):
+        return call_source(node)
+    if isinstance(node, UnaryExpr):
+        inner = operand(node.expr)
+        return None if inner is None else f"{node.op} {inner}" if node.op == "not" else f"{node.op}{inner}"
+    if isinstance(node, OpExpr):
+        left, right = operand(node.left), operand(node.right)
+        return None if left is None or right is None else f"{left} {node.op} {right}"
+    if isinstance(node, ComparisonExpr):
+        operands = [operand(item) for item in node.operands]
+        if any(item is None for item in operands):
+            return None
+        text = operands[0] or ""
+        for op, item in zip(node.operators, operands[1:]):
+            text += f" {op} {item}"
+        return text
+    return None
+
+
+def operand(node: Expression) -> str | None:
+    """``node`` as source fit to stand inside a larger expression."""
+    text = source(node)
+    if text is not None and isinstance(node, (OpExpr, ComparisonExpr, UnaryExpr)):
+        return f"({text})"
+    return text
+
+
+def call_source(node: CallExpr) -> str | None:
+    callee = operand(node.callee)
+    if callee is None:
+        return None
+    arguments = []
+    for kind, name, argument in zip(node.arg_kinds, node.arg_names, node.args):
+        text = source(argument)
+        if text is None:
+            return None
+        prefix = {ARG_POS: "", ARG_STAR: "*", ARG_STAR2: "**"}.get(kind)
+        if kind == ARG_NAMED:
+            prefix = f"{name}="
+        if prefix is None:
+            return None
+        arguments.append(prefix + text)
+    return f"{callee}({', '.join(arguments)})"
