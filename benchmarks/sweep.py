@@ -19,8 +19,11 @@ pip (only their sources are read; nothing is installed) and
    each), and prints the medians of wall and CPU time and their ratios, and how many modules a
    warm run re-parses; with ``--pairs``/``--control-pairs``, also cold runs side by side (plain
    and plugin, then plain and plain as the control), one per core;
-4. runs mypy once more, cold, with every method of the plugin timed from inside the process:
-   the time mypy spends in the plugin, a figure that the noise of whole runs does not blur.
+4. runs mypy once more, cold, with every method of the plugin timed from inside the process
+   (``timed_mypy.py``): the time mypy spends in the plugin, a figure that the noise of whole
+   runs does not blur.
+
+Each phase is one function returning a small record; the work folder is always removed.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import sys
 import tempfile
 import time
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +49,7 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 from checkers import parse_pyright  # noqa: E402
 from environments import OUR_PACKAGE, linked_environment  # noqa: E402
 from findings import FINDINGS, at, confirm  # noqa: E402
+from timed_mypy import REPORT  # noqa: E402
 
 # Distribution -> pinned release. Each wheel holds one package, named like the distribution
 # with "_" for "-".
@@ -57,64 +62,6 @@ TARGETED = ("[jax-to-device-stream]", "[jax-immutable-array]")
 BIN = Path(sys.executable).parent
 MYPY_LINE = re.compile(r"^(?P<file>[^:]+\.py):(?P<line>\d+): (?P<severity>\w+): (?P<message>.*)$")
 BASE_CONFIG = "[mypy]\nignore_missing_imports = True\n"
-
-# Runs mypy in this process with every method of the plugin class, and every hook they hand
-# to mypy, timed; prints the sum on stderr. mypy's own modules are imported first, so only
-# the plugin's own import is counted. Beforehand it measures what one hook lookup costs more
-# through mypy's (compiled) plugin chain with the plugin than without it, the call itself
-# included, which the timing inside the plugin does not see.
-TIMED_MYPY = """
-import sys, time
-import mypy.main, mypy.plugin
-from mypy.options import Options
-from mypy.plugins.default import DefaultPlugin
-begun = time.perf_counter()
-from mypy_plugin.main import JaxStubsPlugin
-spent, calls = time.perf_counter() - begun, 0
-
-def lookup_seconds(plugins, rounds=200_000):
-    chain = mypy.plugin.ChainedPlugin(Options(), plugins)
-    names = ["builtins.str.join", "jax._src.basearray.Array.to_device", "numpy.ndarray.sum", "jax.numpy.zeros"]
-    best = float("inf")
-    for _ in range(5):
-        begun = time.perf_counter()
-        for _ in range(rounds // len(names)):
-            for name in names:
-                chain.get_method_hook(name)
-        best = min(best, (time.perf_counter() - begun) / rounds)
-    return best
-
-extra_lookup = lookup_seconds([JaxStubsPlugin(Options()), DefaultPlugin(Options())]) - lookup_seconds([DefaultPlugin(Options())])
-
-def timed(function):
-    def run(*args, **kwargs):
-        global spent, calls
-        begun = time.perf_counter()
-        try:
-            return_value = function(*args, **kwargs)
-        finally:
-            spent += time.perf_counter() - begun
-            calls += 1
-        return timed(return_value) if callable(return_value) else return_value
-    return run
-
-for name in dir(JaxStubsPlugin):
-    if name == "__init__" or (not name.startswith("_") and callable(getattr(JaxStubsPlugin, name))):
-        setattr(JaxStubsPlugin, name, timed(getattr(JaxStubsPlugin, name)))
-checking = time.perf_counter()
-try:
-    mypy.main.main(args=sys.argv[1:], clean_exit=True)
-finally:
-    checking = time.perf_counter() - checking
-    print(f"plugin time: {spent:.6f} s in {calls} calls; one lookup costs {extra_lookup * 1e9:.0f} ns more; "
-          f"mypy ran {checking:.3f} s", file=sys.stderr)
-"""
-PLUGIN_TIME = re.compile(
-    r"^plugin time: (?P<seconds>[0-9.]+) s in (?P<calls>\d+) calls; one lookup costs (?P<lookup_ns>-?\d+) ns more; "
-    r"mypy ran (?P<checking>[0-9.]+) s$",
-    re.MULTILINE,
-)
-
 
 def fetch_sources(work: Path) -> list[str]:
     """Unpack each library's wheel into ``work/src``, and JAX's own Pallas kernels (from the
@@ -168,7 +115,7 @@ def mypy_runs(python: Path, src: Path, packages: list[str], setups: list[tuple[b
     for index, (plugin, cache) in enumerate(setups):
         config = src.parent / f"mypy-{'plugin' if plugin else 'plain'}.ini"
         config.write_text(BASE_CONFIG + ("plugins = mypy_plugin\n" if plugin else ""))
-        mypy = ["-c", TIMED_MYPY] if timed_plugin else ["-m", "mypy"]
+        mypy = [str(HERE / "timed_mypy.py")] if timed_plugin else ["-m", "mypy"]
         command = [str(python), *mypy, "--config-file", str(config), "--cache-dir", str(cache),
                    "--no-error-summary", *(["-v"] if verbose else []), *packages]
         out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
@@ -248,92 +195,113 @@ def machine() -> dict[str, str]:
     return {"cpu": cpu, "cores": str(os.cpu_count()), "python": platform.python_version(), "mypy": mypy_version}
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=3, help="cold runs per setup")
-    parser.add_argument("--warm-reps", type=int, default=15, help="warm runs per setup")
-    parser.add_argument("--json", type=Path, help="also write the figures here")
-    parser.add_argument("--pairs", type=int, default=0, help="cold plain and plugin runs side by side")
-    parser.add_argument("--control-pairs", type=int, default=0, help="two cold plain runs side by side")
-    parser.add_argument("--cost-only", action="store_true", help="skip the diagnostics sweep (1 and 2)")
-    args = parser.parse_args(argv)
+@dataclass(frozen=True)
+class Sources:
+    """What every phase checks: the unpacked sources, and the Pythons with and without the
+    package (the second one links this environment's packages but ours)."""
 
-    work = Path(tempfile.mkdtemp(prefix="sweep-"))
+    src: Path
+    packages: list[str]
+    with_package: Path
+    without_package: Path
+    work: Path
+
+
+def prepare(work: Path) -> Sources:
     packages = fetch_sources(work)
-    src = work / "src"
-    python_with_package = Path(sys.executable)
-    python_without_package = linked_environment(work / "env-without-package", leave_out=OUR_PACKAGE)
-    print(f"sweep: {', '.join(f'{n} {v}' for n, v in LIBRARIES.items())}, JAX {JAX_RELEASE}'s Pallas kernels; "
-          f"{machine()}", flush=True)
+    without = linked_environment(work / "env-without-package", leave_out=OUR_PACKAGE)
+    return Sources(work / "src", packages, Path(sys.executable), without, work)
 
-    changes: dict[str, list[str]] = {}
-    targeted: list[str] = []
-    pyright_changes: dict[str, list[str]] = {}
+
+@dataclass
+class Diagnostics:
+    """Phases 1 and 2: what the package changes in mypy's and pyright's output, and whether
+    each change is a finding confirmed at run time."""
+
+    counts: dict[str, int]
+    changes: dict[str, list[str]]
+    targeted: list[str]
+    pyright_changes: dict[str, list[str]]
+    findings: list[dict[str, object]]
+    unexplained: list[str]
+
+
+def phase_diagnostics(sources: Sources) -> Diagnostics:
+    outputs, counts = {}, {}
+    for name, python, plugin in [("none", sources.without_package, False), ("stubs", sources.with_package, False),
+                                 ("stubs+plugin", sources.with_package, True)]:
+        run = mypy_run(python, sources.src, sources.packages, plugin, sources.work / f"cache-{name}")
+        outputs[name] = diagnostics(run.result.stdout)
+        counts[name] = len(outputs[name])
+        print(f"mypy, {name}: {counts[name]} diagnostics", flush=True)
+    changes = {
+        "stubs added": sorted(outputs["stubs"] - outputs["none"]),
+        "stubs removed": sorted(outputs["none"] - outputs["stubs"]),
+        "plugin added": sorted(outputs["stubs+plugin"] - outputs["stubs"]),
+        "plugin removed": sorted(outputs["stubs"] - outputs["stubs+plugin"]),
+    }
+    targeted = sorted(line for line in outputs["stubs+plugin"] if line.endswith(TARGETED))
+    for what, lines in changes.items():
+        print(f"mypy, {what}: {len(lines)}", *("    " + line for line in lines), sep="\n", flush=True)
+    print(f"targeted errors: {len(targeted)}", *("    " + line for line in targeted), sep="\n", flush=True)
+
+    pyright = {"none": pyright_run(sources.without_package, sources.src, sources.packages),
+               "stubs": pyright_run(sources.with_package, sources.src, sources.packages)}
+    pyright_changes = {"added": sorted(pyright["stubs"] - pyright["none"]), "removed": sorted(pyright["none"] - pyright["stubs"])}
+    for what, lines in pyright_changes.items():
+        print(f"pyright, stubs {what}: {len(lines)}", *("    " + line for line in lines), sep="\n", flush=True)
+
+    # Every finding confirmed at run time; every change elsewhere, or unconfirmed, unexplained.
     findings: list[dict[str, object]] = []
-    counts: dict[str, int] = {}
-    unexplained: list[str] = []
-    if not args.cost_only:
-        # 1. Diagnostics: without the package, stubs only, stubs and plugin (cold caches).
-        outputs = {}
-        for name, python, plugin in [("none", python_without_package, False), ("stubs", python_with_package, False),
-                                     ("stubs+plugin", python_with_package, True)]:
-            run = mypy_run(python, src, packages, plugin, work / f"cache-{name}")
-            outputs[name] = diagnostics(run.result.stdout)
-            counts[name] = len(outputs[name])
-            print(f"mypy, {name}: {counts[name]} diagnostics", flush=True)
-        changes = {
-            "stubs added": sorted(outputs["stubs"] - outputs["none"]),
-            "stubs removed": sorted(outputs["none"] - outputs["stubs"]),
-            "plugin added": sorted(outputs["stubs+plugin"] - outputs["stubs"]),
-            "plugin removed": sorted(outputs["stubs"] - outputs["stubs+plugin"]),
-        }
-        targeted = sorted(line for line in outputs["stubs+plugin"] if line.endswith(TARGETED))
-        for what, lines in changes.items():
-            print(f"mypy, {what}: {len(lines)}", *("    " + line for line in lines), sep="\n", flush=True)
-        print(f"targeted errors: {len(targeted)}", *("    " + line for line in targeted), sep="\n", flush=True)
+    confirmed = set()
+    for finding in FINDINGS:
+        problem = confirm(finding, sources.with_package, sources.src)
+        findings.append({"file": finding.file, "line": finding.line, "why": finding.why, "problem": problem})
+        print(f"finding {finding.file}:{finding.line}: "
+              + (f"NOT CONFIRMED: {problem}" if problem else "raises at run time with a stream, runs without"))
+        if problem is None:
+            confirmed.add(at(finding))
+    changed = [("targeted", line) for line in targeted]
+    changed += [(what, line) for what, lines in changes.items() for line in lines]
+    changed += [(f"pyright {what}", line) for what, lines in pyright_changes.items() for line in lines]
+    unexplained = sorted({line for what, line in changed if not explained(what, line, confirmed)})
+    print(f"unexplained: {len(unexplained)}", *("    " + line for line in unexplained), sep="\n", flush=True)
+    return Diagnostics(counts, changes, targeted, pyright_changes, findings, unexplained)
 
-        # 2. pyright without and with the stubs.
-        pyright = {"none": pyright_run(python_without_package, src, packages), "stubs": pyright_run(python_with_package, src, packages)}
-        pyright_changes = {"added": sorted(pyright["stubs"] - pyright["none"]), "removed": sorted(pyright["none"] - pyright["stubs"])}
-        for what, lines in pyright_changes.items():
-            print(f"pyright, stubs {what}: {len(lines)}", *("    " + line for line in lines), sep="\n", flush=True)
 
-        # Every finding confirmed at run time; every change elsewhere, or unconfirmed, unexplained.
-        confirmed = set()
-        for finding in FINDINGS:
-            problem = confirm(finding, python_with_package, src)
-            findings.append({"file": finding.file, "line": finding.line, "why": finding.why, "problem": problem})
-            print(f"finding {finding.file}:{finding.line}: "
-                  + (f"NOT CONFIRMED: {problem}" if problem else "raises at run time with a stream, runs without"))
-            if problem is None:
-                confirmed.add(at(finding))
-        changed = [("targeted", line) for line in targeted]
-        changed += [(what, line) for what, lines in changes.items() for line in lines]
-        changed += [(f"pyright {what}", line) for what, lines in pyright_changes.items() for line in lines]
-        unexplained = sorted({line for what, line in changed if not explained(what, line, confirmed)})
-        print(f"unexplained: {len(unexplained)}", *("    " + line for line in unexplained), sep="\n", flush=True)
+@dataclass
+class Cost:
+    """Phase 3: cold and warm runs one after another, plugin on and off, interleaved."""
 
-    elif args.warm_reps and not args.reps:
-        for name, plugin in (("stubs", False), ("stubs+plugin", True)):
-            mypy_run(python_with_package, src, packages, plugin, work / f"cache-{name}")
+    times: dict[str, list[float]]
+    """``"cold plain wall"``: the seconds of each run, in order."""
+    medians: dict[str, float]
+    ratios: dict[str, float]
+    paired_ratios: dict[str, float]
+    rechecked: dict[str, int]
 
-    # 3. Cost: interleaved cold and warm runs, same installed stubs, plugin on and off.
-    times: dict[str, list[float]] = {}  # "cold plain wall": seconds of each run, in order
-    # The caches of the runs above, or else of the first cold runs, are the warm caches.
-    warm_caches = {False: work / "cache-stubs", True: work / "cache-stubs+plugin"}
-    for rep in range(max(args.reps, args.warm_reps)):
+
+def phase_cost(sources: Sources, reps: int, warm_reps: int) -> Cost:
+    # The caches of the diagnostics phase, or else of the first cold runs, are the warm caches.
+    warm_caches = {False: sources.work / "cache-stubs", True: sources.work / "cache-stubs+plugin"}
+    if warm_reps and not reps:
+        for plugin, cache in warm_caches.items():
+            if not cache.exists():
+                mypy_run(sources.with_package, sources.src, sources.packages, plugin, cache)
+    times: dict[str, list[float]] = {}
+    for rep in range(max(reps, warm_reps)):
         for plugin in ((False, True) if rep % 2 == 0 else (True, False)):
             label = "plugin" if plugin else "plain"
             runs = []
-            if rep < args.reps:
-                cold_cache = work / f"cold-{rep}-{label}"
-                runs.append(("cold", mypy_run(python_with_package, src, packages, plugin, cold_cache)))
+            if rep < reps:
+                cold_cache = sources.work / f"cold-{rep}-{label}"
+                runs.append(("cold", mypy_run(sources.with_package, sources.src, sources.packages, plugin, cold_cache)))
                 if warm_caches[plugin].exists():
                     shutil.rmtree(cold_cache)
                 else:
                     cold_cache.rename(warm_caches[plugin])
-            if rep < args.warm_reps:
-                runs.append(("warm", mypy_run(python_with_package, src, packages, plugin, warm_caches[plugin])))
+            if rep < warm_reps:
+                runs.append(("warm", mypy_run(sources.with_package, sources.src, sources.packages, plugin, warm_caches[plugin])))
             for kind, run in runs:
                 times.setdefault(f"{kind} {label} wall", []).append(run.wall)
                 times.setdefault(f"{kind} {label} cpu", []).append(run.cpu)
@@ -353,44 +321,60 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{m}: plain median {medians[m.replace(' ', ' plain ')]:.3f} s, plugin median "
               f"{medians[m.replace(' ', ' plugin ')]:.3f} s, ratio {ratios[m]:.3f}, paired ratio {paired_ratios[m]:.3f}")
     rechecked = {}
-    if args.warm_reps:
+    if warm_reps:
         rechecked = {
-            label: rechecked_modules(mypy_run(python_with_package, src, packages, plugin, warm_caches[plugin], verbose=True).result.stderr)
+            label: rechecked_modules(mypy_run(sources.with_package, sources.src, sources.packages, plugin,
+                                              warm_caches[plugin], verbose=True).result.stderr)
             for label, plugin in (("plain", False), ("plugin", True))
         }
         print(f"modules re-parsed by a warm run: plain {rechecked['plain']}, plugin {rechecked['plugin']}")
+    return Cost(times, medians, ratios, paired_ratios, rechecked)
 
-    # Side by side: a plain and a plugin cold run at the same time, one per core, so that both
-    # see the same machine; then, as the control that shows the noise left, two plain runs.
-    pairs: list[dict[str, Any]] = []
-    for pair in range(args.pairs + args.control_pairs):
-        control = pair >= args.pairs
+
+@dataclass
+class SideBySide:
+    """Phase 3b: a plain and a plugin cold run at the same time, one per core, so that both
+    see the same machine; then, as the control that shows the noise left, two plain runs."""
+
+    runs: list[dict[str, Any]]
+    summary: dict[str, dict[str, float]]
+
+
+def phase_side_by_side(sources: Sources, pairs: int, control_pairs: int) -> SideBySide:
+    runs: list[dict[str, Any]] = []
+    for pair in range(pairs + control_pairs):
+        control = pair >= pairs
         plugins = (False, False) if control else ((False, True) if pair % 2 == 0 else (True, False))
-        caches = [work / f"side-{pair}-{side}" for side in range(2)]
-        both = mypy_runs(python_with_package, src, packages, list(zip(plugins, caches)))
+        caches = [sources.work / f"side-{pair}-{side}" for side in range(2)]
+        both = mypy_runs(sources.with_package, sources.src, sources.packages, list(zip(plugins, caches)))
         for cache in caches:
             shutil.rmtree(cache)
         walls = [run.wall for run in both]
         # plugin / plain; for the control, second / first started.
         ratio = walls[1] / walls[0] if control or plugins[1] else walls[0] / walls[1]
-        pairs.append({"kind": "control" if control else "plugin", "plugins": plugins, "wall": walls,
-                      "cpu": [run.cpu for run in both], "ratio": ratio})
+        runs.append({"kind": "control" if control else "plugin", "plugins": plugins, "wall": walls,
+                     "cpu": [run.cpu for run in both], "ratio": ratio})
         print(f"side by side {pair + 1} ({', '.join('plugin' if on else 'plain' for on in plugins)}): "
               f"{', '.join(f'{w:.1f} s' for w in walls)}, ratio {ratio:.3f}", flush=True)
-    side_by_side = {}
+    summary = {}
     for kind in ("plugin", "control"):
-        kind_ratios = [entry["ratio"] for entry in pairs if entry["kind"] == kind]
+        kind_ratios = [entry["ratio"] for entry in runs if entry["kind"] == kind]
         if kind_ratios:
-            side_by_side[kind] = {"median": statistics.median(kind_ratios), "min": min(kind_ratios), "max": max(kind_ratios)}
-            print(f"side by side, {kind}: ratio median {side_by_side[kind]['median']:.3f} "
-                  f"({side_by_side[kind]['min']:.3f}-{side_by_side[kind]['max']:.3f}) over {len(kind_ratios)} pairs")
+            summary[kind] = {"median": statistics.median(kind_ratios), "min": min(kind_ratios), "max": max(kind_ratios)}
+            print(f"side by side, {kind}: ratio median {summary[kind]['median']:.3f} "
+                  f"({summary[kind]['min']:.3f}-{summary[kind]['max']:.3f}) over {len(kind_ratios)} pairs")
+    return SideBySide(runs, summary)
 
-    # 4. The time spent in the plugin itself, in one cold run.
-    timed_run = mypy_run(python_with_package, src, packages, True, work / "cold-timed", timed_plugin=True)
-    found = PLUGIN_TIME.search(timed_run.result.stderr)
+
+def phase_plugin_time(sources: Sources) -> dict[str, float]:
+    """Phase 4: one cold run with every method of the plugin timed from inside mypy's process
+    (``timed_mypy.py``): the time mypy spends in the plugin, which whole-run noise does not blur."""
+    timed_run = mypy_run(sources.with_package, sources.src, sources.packages, True, sources.work / "cold-timed",
+                         timed_plugin=True)
+    found = REPORT.search(timed_run.result.stderr)
     if found is None:
         raise SystemExit(f"sweep: the timed run printed no plugin time:\n{timed_run.result.stderr[-3000:]}")
-    checking = float(found["checking"])  # mypy's own run, without the driver's lookup measurement
+    checking = float(found["checking"])  # mypy's own run, without the lookup measurement
     seconds, calls = float(found["seconds"]), int(found["calls"])
     # An upper estimate of the plugin's whole cost: every call priced as a method-hook lookup
     # through the chain, plus the time measured inside the plugin.
@@ -400,18 +384,39 @@ def main(argv: list[str] | None = None) -> int:
     print(f"time in the plugin, one cold run: {seconds:.3f} s inside it over {calls} calls; one lookup through "
           f"mypy's plugin chain costs {found['lookup_ns']} ns more; estimated whole cost {estimate:.3f} s, "
           f"{100 * plugin_time['estimated_share']:.2f} % of that run's {checking:.1f} s", flush=True)
+    return plugin_time
 
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--reps", type=int, default=3, help="cold runs per setup")
+    parser.add_argument("--warm-reps", type=int, default=15, help="warm runs per setup")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--pairs", type=int, default=0, help="cold plain and plugin runs side by side")
+    parser.add_argument("--control-pairs", type=int, default=0, help="two cold plain runs side by side")
+    parser.add_argument("--cost-only", action="store_true", help="skip the diagnostics sweep (1 and 2)")
+    args = parser.parse_args(argv)
+
+    with tempfile.TemporaryDirectory(prefix="sweep-") as work:
+        sources = prepare(Path(work))
+        print(f"sweep: {', '.join(f'{n} {v}' for n, v in LIBRARIES.items())}, JAX {JAX_RELEASE}'s Pallas kernels; "
+              f"{machine()}", flush=True)
+        found = None if args.cost_only else phase_diagnostics(sources)
+        cost = phase_cost(sources, args.reps, args.warm_reps)
+        side_by_side = phase_side_by_side(sources, args.pairs, args.control_pairs)
+        plugin_time = phase_plugin_time(sources)
     if args.json:
         args.json.write_text(json.dumps({
-            "machine": machine(), "libraries": LIBRARIES, "reps": args.reps, "warm_reps": args.warm_reps, "times": times,
-            "medians": medians, "ratios": ratios, "paired_ratios": paired_ratios, "plugin_time": plugin_time,
-            "pairs": args.pairs, "control_pairs": args.control_pairs, "side_by_side_runs": pairs, "side_by_side": side_by_side,
-            "warm_rechecked_modules": rechecked,
-            "mypy_diagnostics": counts, "mypy_changes": changes, "targeted_errors": targeted, "pyright_changes": pyright_changes,
-            "findings": findings, "unexplained": unexplained,
+            "machine": machine(), "libraries": LIBRARIES, "pallas_kernels_of_jax": JAX_RELEASE,
+            "reps": args.reps, "warm_reps": args.warm_reps, "pairs": args.pairs, "control_pairs": args.control_pairs,
+            "times": cost.times, "medians": cost.medians, "ratios": cost.ratios, "paired_ratios": cost.paired_ratios,
+            "warm_rechecked_modules": cost.rechecked, "side_by_side_runs": side_by_side.runs,
+            "side_by_side": side_by_side.summary, "plugin_time": plugin_time,
+            "mypy_diagnostics": found.counts if found else {}, "mypy_changes": found.changes if found else {},
+            "targeted_errors": found.targeted if found else [], "pyright_changes": found.pyright_changes if found else {},
+            "findings": found.findings if found else [], "unexplained": found.unexplained if found else [],
         }, indent=2) + "\n")
-    shutil.rmtree(work, ignore_errors=True)
-    return 1 if unexplained else 0
+    return 1 if found and found.unexplained else 0
 
 
 if __name__ == "__main__":

@@ -10,12 +10,12 @@ from __future__ import annotations
 import sys
 from typing import Callable, TypeVar, Union
 
-from mypy.plugin import FunctionContext, MethodContext, MethodSigContext
+from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
 from mypy.types import FunctionLike, Type
 
 from mypy_plugin import messages
 
-Context = TypeVar("Context", bound=Union[FunctionContext, MethodContext, MethodSigContext])
+Context = TypeVar("Context", bound=Union[FunctionContext, MethodContext, FunctionSigContext, MethodSigContext])
 Result = TypeVar("Result")
 
 _said = False
@@ -43,7 +43,7 @@ def say_once(ctx: object, error: Exception) -> None:
         print(messages.PREFIX + messages.internal_problem(f"{path}:{line}", error), file=sys.stderr)
 
 
-def default_signature(ctx: MethodSigContext) -> FunctionLike:
+def default_signature(ctx: FunctionSigContext | MethodSigContext) -> FunctionLike:
     return ctx.default_signature
 
 

@@ -12,6 +12,7 @@ from mypy.subtypes import is_subtype
 from mypy.types import (
     AnyType,
     NoneType,
+    ProperType,
     Type,
     TypeOfAny,
     TypeVarType,
@@ -21,11 +22,11 @@ from mypy.types import (
 )
 
 
-def members(arg_type: Type) -> list[Type]:
+def members(arg_type: Type) -> list[ProperType]:
     """The types a value of ``arg_type`` can have: unions flattened, aliases and TypeVars
     resolved (a TypeVar's values, else its bound). Each alias or TypeVar is opened once, so a
     recursive alias ends."""
-    found: list[Type] = []
+    found: list[ProperType] = []
     opened: set[int] = set()
     pending = [arg_type]
     while pending:

@@ -5,8 +5,9 @@
 
 Each cell is a copy of this checkout retargeted with ``generate_stubs.py --jax X``, built into
 a wheel and installed with mypy Y into a virtual environment of its own under ``.matrix/``
-(kept between runs: pip's cache and the environments make a re-run cheap). Prints one line per
-cell with its time, and exits non-zero if any cell fails.
+(kept between runs: pip's cache and the environments make a re-run cheap). Cells run side by
+side, one per core (``--jobs``). Prints one line per cell with its time, and exits non-zero if
+any cell fails.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -66,7 +68,7 @@ def run_cell(jax: str, mypy: str) -> tuple[bool, float, Path]:
             sh([*pip, "install", str(wheel), f"jax=={jax}", f"mypy=={mypy}", *TEST_TOOLS], log)
             sh([*pip, "install", "--force-reinstall", "--no-deps", str(wheel)], log)
             env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}", "JAX_PLATFORMS": "cpu"}
-            sh([str(venv / "bin" / "pytest"), "-q", "-p", "no:cacheprovider", "--mypy-testing-base", cache, *TESTS],
+            sh([str(venv / "bin" / "pytest"), "-q", "-p", "no:cacheprovider", f"--mypy-testing-base={cache}", *TESTS],
                log, cwd=source, env=env)
         return True, time.monotonic() - started, log
     except subprocess.CalledProcessError:
@@ -74,23 +76,24 @@ def run_cell(jax: str, mypy: str) -> tuple[bool, float, Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--jax", nargs="+", default=JAX_RELEASES)
     parser.add_argument("--mypy", nargs="+", default=MYPY_RELEASES)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="cells run at once (default: one per core; each cell runs mypy on one core)")
     args = parser.parse_args(argv)
+    cells = [(jax, mypy) for jax in args.jax for mypy in args.mypy]
     failed = []
     total = time.monotonic()
-    for jax in args.jax:
-        for mypy in args.mypy:
-            ok, seconds, log = run_cell(jax, mypy)
+    with ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
+        for (jax, mypy), (ok, seconds, log) in zip(cells, pool.map(lambda cell: run_cell(*cell), cells)):
             print(f"matrix: jax {jax:<7} mypy {mypy:<6} {'passed' if ok else 'FAILED'} in {seconds:5.0f} s", flush=True)
             if not ok:
                 failed.append(log)
                 lines = [line.strip()[:300] for line in log.read_text().splitlines() if line.strip()]
                 print("\n".join("    " + line for line in lines[-40:]), flush=True)
-    cells = len(args.jax) * len(args.mypy)
-    print(f"matrix: {cells} cells in {time.monotonic() - total:.0f} s")
-    print(f"matrix: {cells - len(failed)} passed, {len(failed)} failed")
+    print(f"matrix: {len(cells)} cells in {time.monotonic() - total:.0f} s, {args.jobs} at a time")
+    print(f"matrix: {len(cells) - len(failed)} passed, {len(failed)} failed")
     return 1 if failed else 0
 
 

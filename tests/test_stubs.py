@@ -2,34 +2,22 @@
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import re
 import subprocess
-import sys
 import zipfile
 from contextlib import redirect_stderr
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+import generate_stubs as generator
+from mypy_runs import PYTHON
 
 REPO = Path(__file__).resolve().parent.parent
 STUBS = REPO / "jax_stubs"
 TARGET = (STUBS / "JAX_VERSION").read_text().strip()
-PYPROJECT_REQUIRES_PYTHON = re.search(r'(?m)^requires-python = "([^"]*)"', (REPO / "pyproject.toml").read_text()).group(1)  # type: ignore[union-attr]
-
-
-def load_generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("generate_stubs", REPO / "scripts/generate_stubs.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["generate_stubs"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-generator = load_generator()
+PYPROJECT_REQUIRES_PYTHON = re.findall(r'(?m)^requires-python = "([^"]*)"', (REPO / "pyproject.toml").read_text())[0]
 
 
 @pytest.fixture(scope="session")
@@ -100,7 +88,7 @@ def test_missing_anchor_is_a_one_line_error(tmp_path: Path) -> None:
 
 def test_unknown_release_is_a_one_line_error(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, str(REPO / "scripts/generate_stubs.py"), "--jax", "0.0.999", "--out", str(tmp_path / "o")],
+        [str(PYTHON), str(REPO / "scripts/generate_stubs.py"), "--jax", "0.0.999", "--out", str(tmp_path / "o")],
         capture_output=True, text=True,
     )
     assert result.returncode == 2
