@@ -45,7 +45,7 @@ class Assignment:
 
     target: Expression
     index: Expression
-    value: Expression | None
+    value: Expression
     operator: str | None
     """``+`` for ``+=``; None for a plain ``=``."""
 
@@ -76,16 +76,10 @@ def read_assignment(ctx: MethodContext) -> Assignment | None:
     if isinstance(context, IndexExpr):
         if isinstance(value, OpExpr) and value.left is context:
             return Assignment(context.base, context.index, value.right, value.op)
-        return Assignment(context.base, context.index, value if is_written(value) else None, None)
+        return Assignment(context.base, context.index, value, None)
     if isinstance(context, CallExpr) and isinstance(context.callee, MemberExpr):
         return Assignment(context.callee.expr, index, value, None)
     return None
-
-
-def is_written(node: Expression) -> bool:
-    """Whether ``node`` stands for source the user wrote (not mypy's stand-in for the value of
-    a tuple unpacking, ``x[0], x[1] = pair``)."""
-    return source(node) is not None
 
 
 def update_methods(receiver: ProperType) -> frozenset[str]:
@@ -123,17 +117,19 @@ class Rewrite:
 
 
 def suggested_rewrite(ctx: MethodContext, assignment: Assignment, methods: frozenset[str]) -> Rewrite | None:
-    """``x = x.at[i].add(v)`` for ``x[i] += v``, printed from the source; None when the target
-    cannot be rebound that way (a call's result, an item of another JAX array) or a part of
-    the statement cannot be printed."""
-    index = source(assignment.index, in_subscript=True)
-    value = source(assignment.value) if assignment.value is not None else None
+    """``x = x.at[i].add(v)`` for ``x[i] += v``, printed from the source (a part that cannot be
+    printed, such as mypy's stand-in for one value of ``x[0], x[1] = pair``, shows as
+    ``<index>`` or ``<value>``); None when the target is not a place the updated array can be
+    assigned to (a call's result, an item of another JAX array)."""
     target, view = rebinding(ctx, assignment.target)
-    if index is None or value is None or target is None or assignment.value is None:
+    if target is None:
         return None
+    index = source(assignment.index, in_subscript=True) or "<index>"
+    value = source(assignment.value) or "<value>"
     method = UPDATE_METHODS.get(assignment.operator) if assignment.operator else SET
     if method is None or method not in methods:  # no method for this operator in this JAX
-        method, value = SET, f"{target}{view}[{index}] {assignment.operator} {operand(assignment.value)}"
+        method = SET
+        value = f"{target}{view}[{index}] {assignment.operator} {operand(assignment.value) or '<value>'}"
     return Rewrite(target, view, index, method, value)
 
 
@@ -141,23 +137,22 @@ def masked_rewrite(assignment: Assignment, rewrite: Rewrite | None) -> str | Non
     """``x = jnp.where(x > 0, 0, x)`` for ``x[x > 0] = 0``: under ``jax.jit`` a boolean mask
     cannot index (how many elements it selects is unknown while tracing), ``where`` can; for a
     value that fits the whole array (a scalar), it gives the same array."""
-    if rewrite is None or rewrite.view or not isinstance(assignment.index, ComparisonExpr) or assignment.value is None:
+    mask, value = source(assignment.index), source(assignment.value)
+    if rewrite is None or rewrite.view or not isinstance(assignment.index, ComparisonExpr) or None in (mask, value):
         return None
-    value = source(assignment.value)
     if assignment.operator:
         value = f"{rewrite.target} {assignment.operator} {operand(assignment.value)}"
-    return f"{rewrite.target} = jnp.where({source(assignment.index)}, {value}, {rewrite.target})"
+    return f"{rewrite.target} = jnp.where({mask}, {value}, {rewrite.target})"
 
 
 def rebinding(ctx: MethodContext, target: Expression) -> tuple[str | None, str]:
-    """The name to assign the updated array to, and the view to go through: ``x`` for ``x``,
+    """The place to assign the updated array to, and the view to go through: ``x`` for ``x``,
     ``self.w`` for ``self.w``, ``params["w"]`` for an item of a dict, ``(x, ".T")`` for
-    ``x.T``; None for a target that is not a place to assign to."""
-    if isinstance(target, MemberExpr) and target.name in VIEWS and is_jax_array(ctx, target.expr):
-        return source(target.expr), VIEWS[target.name]
-    if isinstance(target, (NameExpr, MemberExpr)) and not (isinstance(target, MemberExpr) and is_jax_array(ctx, target.expr)):
-        return source(target), ""
-    if isinstance(target, IndexExpr) and not is_jax_array(ctx, target.base):
+    ``x.T``; None for a target that is no such place (a call's result, an item or a non-view
+    attribute of another JAX array) or cannot be printed."""
+    if isinstance(target, MemberExpr) and is_jax_array(ctx, target.expr):
+        return (source(target.expr), VIEWS[target.name]) if target.name in VIEWS else (None, "")
+    if isinstance(target, (NameExpr, MemberExpr)) or (isinstance(target, IndexExpr) and not is_jax_array(ctx, target.base)):
         return source(target), ""
     return None, ""
 

@@ -24,7 +24,7 @@ SOMETIMES_NONE = (
 )
 UPDATE_THE_ARRAY_ITSELF = (
     'JAX arrays have no views to write through: update the array itself with ".at[]", '
-    'e.g. "x = x.at[index].set(value)"'
+    'e.g. "x = x.at[<index>].set(<value>)"'
 )
 PALLAS_REF = (
     'If this is a Pallas ref, annotate it as a ref ("jax.Ref", JAX 0.7.2 and later), '
