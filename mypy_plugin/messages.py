@@ -35,6 +35,14 @@ def jax_too_old(jax: str, oldest: str) -> str:
     )
 
 
+def jax_not_a_release(jax: str) -> str:
+    return (
+        f"jax {jax} is not a release, and stubs are made for releases only: use the stubs of the "
+        'release it comes closest to and accept the risk (disable_error_code = ["jax-stubs-mismatch"]), '
+        "or install a JAX release"
+    )
+
+
 def jax_not_installed(stubs: str, command: str) -> str:
     return (
         f"jax is not installed in the environment mypy reads packages from; the jax-stubs describe jax "

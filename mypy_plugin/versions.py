@@ -116,6 +116,12 @@ def installed_stub_files(info: Path | None) -> list[Path]:
     ]
 
 
+def is_release(version: str) -> bool:
+    """``0.10.2`` and ``0.9.0.1`` are releases; ``0.10.3.dev20261130`` and ``0.10.3rc1`` are
+    not, and no stubs are published for them."""
+    return all(part.isdigit() for part in version.split("."))
+
+
 @dataclass(frozen=True)
 class Installer:
     """How to install into one environment, as a command the user can paste: its Python's
@@ -215,7 +221,9 @@ class Diagnosis:
     def mismatch_notes(self) -> list[str]:
         """Why a mismatch matters, then the one command that fixes it."""
         assert self.jax is not None and self.stubs is not None
-        if parse_version(self.jax) < parse_version(OLDEST_JAX):
+        if not is_release(self.jax):
+            fix = messages.jax_not_a_release(self.jax)
+        elif parse_version(self.jax) < parse_version(OLDEST_JAX):
             fix = messages.jax_too_old(self.jax, OLDEST_JAX)
         else:
             fix = messages.install_matching_stubs(self.jax, self.installer.install(self.stubs_for(self.jax)))

@@ -102,6 +102,14 @@ def test_mismatch_with_a_jax_older_than_any_stubs(tmp_path: Path) -> None:
     assert "predates Array.to_device" in result.stdout
 
 
+def test_mismatch_with_a_jax_that_is_not_a_release(tmp_path: Path) -> None:
+    env = environment_with_jax("0.10.3.dev20261130", tmp_path / "site")
+    (tmp_path / "a.py").write_text(USES_JAX)
+    result = run_mypy(tmp_path, "a.py", cache=tmp_path / "cache", env=env)
+    assert report_lines(result.stdout) == expected_report("a.py", 1, jax="0.10.3.dev20261130")
+    assert "is not a release" in result.stdout and "jax-stubs==0.10.3" not in result.stdout
+
+
 def test_matching_release_reports_nothing(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text(USES_JAX)
     result = run_mypy(tmp_path, "a.py")
