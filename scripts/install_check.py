@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Install the package as users do, next to an older JAX, with pip and with uv.
 
-    python scripts/install_check.py [--old 0.7.2]
+    python scripts/install_check.py [--old 0.7.2] [--pip 26.3]
 
 Run with the Python of the test environment (it needs PyPA's ``build`` and ``uv``). Builds and
 checks the wheels of three JAX releases (the oldest supported, ``--old`` and the checkout's
@@ -108,6 +108,7 @@ def check_mismatch_and_fix(python: Path, folder: Path, old: str, links: Path, en
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--old", default="0.7.2", help="the older JAX release installed first")
+    parser.add_argument("--pip", help="the pip release to install with (default: the one venv bundles)")
     args = parser.parse_args(argv)
     old = args.old
     mypy_version = run([sys.executable, "-m", "mypy", "--version"]).stdout.split()[1]
@@ -124,8 +125,10 @@ def main(argv: list[str] | None = None) -> int:
             pip_env = work / "pip-env"
             venv.create(pip_env, with_pip=True)
             python = pip_env / "bin" / "python"
-            setup = run([str(python), "-m", "pip", "install", "-q", f"jax=={old}", f"jaxlib=={old}", f"mypy=={mypy_version}"], env=env)
-            expect(setup.returncode == 0, f"an environment with jax {old} and mypy {mypy_version}", setup.stderr)
+            pip = [f"pip=={args.pip}"] if args.pip else []
+            setup = run([str(python), "-m", "pip", "install", "-q", *pip, f"jax=={old}", f"jaxlib=={old}", f"mypy=={mypy_version}"], env=env)
+            expect(setup.returncode == 0, f"an environment with pip {installed(python).get('pip')}, jax {old} and mypy {mypy_version}",
+                   setup.stderr)
             before = installed(python)
             result = run([str(python), "-m", "pip", "install", "--find-links", str(links), "jax-stubs"], env=env)
             after = installed(python)
