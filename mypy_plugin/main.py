@@ -55,23 +55,22 @@ class JaxStubsPlugin(Plugin):
         # Decided once: the hook getters below run for every call mypy checks.
         self._config_data = {"plugin": __version__, **self.diagnosis.config_data()}
         if self.mismatch is not None:
-            report = guarded(self.mismatch.signature_hook, default_signature)
-            self._mismatch_function_hook: Callable[[FunctionSigContext], FunctionLike] = report
+            # One hook for functions and methods alike; a method with a hook of its own runs both.
+            self._mismatch_hook = guarded(self.mismatch.signature_hook, default_signature)
             self._mismatch_method_hooks = {
                 name: guarded(_chain(self.mismatch.signature_hook, hook), default_signature)
                 for name, hook in SIGNATURE_HOOKS.items()
             }
-            self._mismatch_method_hook: SignatureHook = report
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
         if self.mismatch is not None and calls_into_jax(fullname):
-            return self._mismatch_function_hook
+            return self._mismatch_hook
         return None
 
     def get_method_signature_hook(self, fullname: str) -> SignatureHook | None:
         name = method_name(fullname)
         if self.mismatch is not None and calls_into_jax(fullname):
-            return self._mismatch_method_hooks.get(name, self._mismatch_method_hook)
+            return self._mismatch_method_hooks.get(name, self._mismatch_hook)
         return SIGNATURE_HOOKS.get(name)
 
     def get_method_hook(self, fullname: str) -> MethodHook | None:
