@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mypy_plugin import messages
+from mypy_plugin import __version__, messages
 from mypy_plugin.compat import parse_version
 
 DISTRIBUTION = "jax_stubs"  # as its .dist-info folder spells it
@@ -183,13 +183,16 @@ class Diagnosis:
         return cls(jax=None, stubs=None, distribution=None, folder=None, missing=(), installer=Installer("python", True))
 
     @property
+    def release(self) -> str:
+        """The installed jax-stubs release (``<jax>.<revision>``), or this plugin's own where
+        no installed distribution says (a broken install)."""
+        return self.distribution or __version__
+
+    @property
     def revision(self) -> str:
         """This release's revision of the stubs, the last part of ``<jax>.<revision>``; every
         JAX release is built at the same revision, so it names the stubs for another JAX."""
-        from mypy_plugin import __version__
-
-        version = self.distribution or __version__
-        return version.rsplit(".", 1)[1]
+        return self.release.rsplit(".", 1)[1]
 
     def stubs_for(self, jax: str) -> str:
         """The requirement that installs exactly this release's stubs for ``jax``."""
@@ -197,12 +200,10 @@ class Diagnosis:
 
     def environment_problems(self) -> list[str]:
         """Broken installs: the plugin says so once and leaves mypy's result alone."""
-        from mypy_plugin import __version__
-
         if self.folder is None:
-            return [messages.stubs_not_installed(self.installer.install(f"jax-stubs=={self.distribution or __version__}"))]
+            return [messages.stubs_not_installed(self.installer.install(f"jax-stubs=={self.release}"))]
         if self.missing:
-            reinstall = self.installer.install(f"jax-stubs=={self.distribution or __version__}", reinstall=True)
+            reinstall = self.installer.install(f"jax-stubs=={self.release}", reinstall=True)
             missing = [str(m.relative_to(self.folder)) for m in self.missing]
             return [messages.stub_files_missing(self.folder, missing, reinstall)]
         if self.jax is None and self.stubs is not None:
