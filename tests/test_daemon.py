@@ -48,31 +48,32 @@ def package(daemon: Daemon, request: pytest.FixtureRequest) -> Package:
 
 @pytest.fixture
 def dmypy(daemon: Daemon) -> Run:
-    return daemon.run
+    """``dmypy run -- <files>`` on the module's daemon."""
+    return daemon.check
 
 
 def test_daemon_reports_drops_and_reports_again(package: Package, dmypy: Run) -> None:
     main = package.write("main", MISUSE)
-    first = dmypy("run", "--", main)
+    first = dmypy(main)
     assert first.returncode == 1 and f"{main}:4: error:" in first.stdout and CODE in first.stdout
     package.write("main", FIXED)
-    fixed = dmypy("run", "--", main)
+    fixed = dmypy(main)
     assert fixed.returncode == 0 and "Success" in fixed.stdout, fixed.stdout + fixed.stderr
     package.write("main", MISUSE)
-    again = dmypy("run", "--", main)
+    again = dmypy(main)
     assert again.returncode == 1 and CODE in again.stdout
 
 
 def test_daemon_reports_item_assignment_across_edits(package: Package, dmypy: Run) -> None:
     assigns = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx[0] = 1.0\n"
     main = package.write("main", assigns)
-    first = dmypy("run", "--", main)
+    first = dmypy(main)
     assert first.returncode == 1 and f"{main}:4: error:" in first.stdout and "[jax-immutable-array]" in first.stdout
     package.write("main", assigns.replace("x[0] = 1.0", "x = x.at[0].set(1.0)"))
-    fixed = dmypy("run", "--", main)
+    fixed = dmypy(main)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     package.write("main", assigns.replace("x[0] = 1.0", "x[1:] *= 2.0"))
-    again = dmypy("run", "--", main)
+    again = dmypy(main)
     assert again.returncode == 1 and '("*=")' in again.stdout and ".multiply(2.0)" in again.stdout
 
 
@@ -85,7 +86,7 @@ def test_daemon_follows_a_base_class_in_another_file(package: Package, dmypy: Ru
             "def move(x: Batch) -> jax.Array:\n    return x.to_device(jax.devices()[0], stream=1)\n",
         ),
     ]
-    first = dmypy("run", "--", *files)
+    first = dmypy(*files)
     assert first.returncode == 1 and '"Batch.to_device"' in first.stdout
     # Batch now brings its own to_device: the plugin must step back.
     package.write(
@@ -94,10 +95,10 @@ def test_daemon_follows_a_base_class_in_another_file(package: Package, dmypy: Ru
         "    def to_device(self, device: Any, *, stream: Any = None) -> jax.Array:  # type: ignore[override]\n"
         "        return self\n",
     )
-    second = dmypy("run", "--", *files)
+    second = dmypy(*files)
     assert second.returncode == 0, second.stdout
     package.write("arrays", "import jax\n\nclass Batch(jax.Array): ...\n")
-    third = dmypy("run", "--", *files)
+    third = dmypy(*files)
     assert third.returncode == 1 and '"Batch.to_device"' in third.stdout
 
 
@@ -109,18 +110,18 @@ def test_daemon_follows_an_import_that_changes_the_receiver(package: Package, dm
     )
     body = "\n\ndef move(x: Buffer) -> None:\n    x.to_device(0, stream=1)\n"
     main = package.write("main", "from PKG.buffers import HostBuffer as Buffer" + body)
-    assert dmypy("run", "--", main, buffers).returncode == 0
+    assert dmypy(main, buffers).returncode == 0
     package.write("main", "from jax import Array as Buffer" + body)
-    switched = dmypy("run", "--", main, buffers)
+    switched = dmypy(main, buffers)
     assert switched.returncode == 1 and CODE in switched.stdout, switched.stdout + switched.stderr
     package.write("main", "from PKG.buffers import HostBuffer as Buffer" + body)
-    assert dmypy("run", "--", main, buffers).returncode == 0
+    assert dmypy(main, buffers).returncode == 0
 
 
 def test_daemon_in_editor_mode_points_at_the_stream(package: Package, dmypy: Run) -> None:
     """The editor integrations ask for columns, error ends and JSON lines."""
     main = package.write("main", MISUSE)
-    result = dmypy("run", "--", "--show-column-numbers", "--show-error-end", "-O", "json", main)
+    result = dmypy(main, options=("--show-column-numbers", "--show-error-end", "-O", "json"))
     assert result.returncode == 1, result.stderr
     [report] = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
     stream_value = MISUSE.splitlines()[3].index("stream=0") + len("stream=")
