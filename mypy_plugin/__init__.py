@@ -2,11 +2,12 @@
 
 Enable it with ``plugins = ["mypy_plugin"]`` in ``[tool.mypy]`` or ``mypy.ini``.
 mypy imports this module and calls :func:`plugin`; nothing here imports jax.
+
+The rules live in ``rules/`` (one module each), what they share in ``lib/``, the installation
+side (versions, the mismatch report, the check command's texts) in ``install/``.
 """
 
 from __future__ import annotations
-
-import sys
 
 __version__ = "0.10.2.0"
 
@@ -16,18 +17,10 @@ def plugin(version: str) -> type:
 
     The version is checked before anything else of the plugin imports mypy's internals.
     """
-    from mypy_plugin import compat, messages
+    from mypy_plugin.install import compat
 
     if not compat.is_supported(version):
-        from importlib.util import find_spec
-
-        from mypy.plugin import Plugin
-
-        from mypy_plugin.versions import Installer
-
-        upgrade = Installer(sys.executable, find_spec("pip") is not None).install(compat.COMPATIBLE_MYPY)
-        print(messages.PREFIX + messages.unsupported_mypy(version, compat.minimum(), upgrade), file=sys.stderr)
-        return Plugin
+        return compat.unsupported(version)
     from mypy_plugin.main import JaxStubsPlugin
 
     return JaxStubsPlugin

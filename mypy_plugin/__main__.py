@@ -11,14 +11,22 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from importlib.machinery import PathFinder
 from pathlib import Path
 
-from mypy_plugin import __version__, messages
-from mypy_plugin.versions import Diagnosis, search_dirs_of
+from mypy_plugin import __version__
+from mypy_plugin.install import messages
+from mypy_plugin.install.diagnosis import Diagnosis
+from mypy_plugin.install.installed import search_dirs_of
 
 PLUGIN_MODULE = "mypy_plugin"
+DESCRIPTION = (
+    "Check that the installed jax-stubs describe the installed JAX release and that mypy will "
+    "load this plugin; exits 1 on a problem, with the command that fixes it."
+)
+VERSION = re.compile(r'^__version__ = "([^"]+)"$', re.MULTILINE)
 
 
 def check(python_executable: str | None = None) -> int:
@@ -26,13 +34,18 @@ def check(python_executable: str | None = None) -> int:
         diagnosis = Diagnosis.of_this_environment()
     else:
         try:
-            diagnosis = Diagnosis.of_environment(search_dirs_of(python_executable).all, python_executable)
+            sys_path, site_packages = search_dirs_of(python_executable)
+            diagnosis = Diagnosis.of_environment([*sys_path, *site_packages], python_executable)
         except Exception as error:  # the other Python's failure, said in one line
             print(f"error: cannot read the environment of {python_executable}: {type(error).__name__}: {error}")
             return 1
     print(f"jax-stubs {__version__}: stubs for jax {diagnosis.stubs or '(none found)'} in {diagnosis.folder or '(not installed)'}")
     print(f"jax: {diagnosis.jax or '(not installed)'}")
-    problems = diagnosis.environment_problems() + shadowing_modules()
+    shadows = shadowing_modules()
+    problems = diagnosis.environment_problems() + [problem for problem, same_release in shadows if not same_release]
+    for note, same_release in shadows:
+        if same_release:
+            print(f"note: {note}")
     for problem in problems:
         print(f"error: {problem}")
     if diagnosis.mismatched:
@@ -44,27 +57,45 @@ def check(python_executable: str | None = None) -> int:
     return 1 if problems or diagnosis.mismatched else 0
 
 
-def shadowing_modules(folder: Path | None = None) -> list[str]:
+def shadowing_modules(folder: Path | None = None) -> list[tuple[str, bool]]:
     """A ``mypy_plugin`` that mypy would import instead of this one: from the current folder
-    (first on ``sys.path`` under ``python -m mypy``) or from ``PYTHONPATH`` (both ways)."""
+    (first on ``sys.path`` under ``python -m mypy``) or from ``PYTHONPATH`` (both ways). Each
+    comes with whether it is this release's own source (a checkout of this package: the same
+    checks run, a note) or another module (the checks are off, an error)."""
     ours = Path(__file__).resolve().parent
     places = [("python -m mypy run in this folder", [str(folder or Path.cwd())])]
     pythonpath = [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
     if pythonpath:
         places.append(("mypy with this PYTHONPATH", pythonpath))
-    problems = []
+    found_shadows = []
     for how, path in places:
         spec = PathFinder.find_spec(PLUGIN_MODULE, path)
         found = Path(spec.origin) if spec is not None and spec.origin else None
         if spec is not None and spec.submodule_search_locations and found is None:
             found = Path(next(iter(spec.submodule_search_locations)))  # a namespace folder
-        if found is not None and found.resolve() not in (ours, ours / "__init__.py"):
-            problems.append(messages.shadowed_plugin(found, how))
-    return problems
+        if found is None or found.resolve() in (ours, ours / "__init__.py"):
+            continue
+        if release_of(found) == __version__:
+            found_shadows.append((messages.plugin_source_of_this_release(found.parent, how, __version__), True))
+        else:
+            found_shadows.append((messages.shadowed_plugin(found, how), False))
+    return found_shadows
+
+
+def release_of(module: Path) -> str | None:
+    """The ``__version__`` a ``mypy_plugin`` package's ``__init__.py`` declares, read without
+    importing it; None for a single-file module, a namespace folder or an unreadable file."""
+    if module.name != "__init__.py":
+        return None
+    try:
+        found = VERSION.search(module.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return found.group(1) if found else None
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="jax-stubs", description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(prog="jax-stubs", description=DESCRIPTION)
     parser.add_argument("command", choices=["check"], help="check that the stubs fit the installed jax")
     parser.add_argument("--python-executable", metavar="PYTHON",
                         help="look in that Python's environment, as mypy's option of the same name does")

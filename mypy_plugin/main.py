@@ -1,38 +1,31 @@
-"""The plugin class: hooks chosen from tables keyed by method name, each behind the guard."""
+"""The plugin class: mypy's hook getters, answered from tables built from the rule list.
+
+mypy asks the getters about every call it checks (over 200,000 times in a cold run of a few
+JAX libraries), nearly always about a name no rule knows. Each getter decides once per full
+name and answers from a dictionary afterwards. The hooks come from ``rules.RULES``, each
+wrapped in the guard; where several apply to one name, they run in turn, each given the
+previous one's result as mypy's default.
+"""
 
 from __future__ import annotations
 
-import os
-import sys
-from typing import Any, Callable, Final
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Final, TypeVar, Union
 
-import mypy
-from mypy.errorcodes import ErrorCode
 from mypy.options import Options
-from mypy.plugin import (
-    FunctionSigContext,
-    MethodContext,
-    MethodSigContext,
-    Plugin,
-    ReportConfigContext,
-)
-from mypy.types import FunctionLike, Type
+from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext, Plugin, ReportConfigContext
+from mypy.types import CallableType, FunctionLike, Type
 
-from mypy_plugin import __version__, errorcodes, fullnames, item_assignment, messages, to_device
-from mypy_plugin.guard import default_return_type, default_signature, guarded
-from mypy_plugin.mismatch import MismatchReport
-from mypy_plugin.versions import Diagnosis, SearchDirs, mypy_search_dirs
+from mypy_plugin import __version__
+from mypy_plugin.install import mismatch, startup
+from mypy_plugin.lib.guard import default_return_type, default_signature, guarded
+from mypy_plugin.lib.rule import FunctionHook, FunctionSignatureHook, MethodHook, MethodSignatureHook, Rule
+from mypy_plugin.rules import RULES
 
-SignatureHook = Callable[[MethodSigContext], FunctionLike]
-MethodHook = Callable[[MethodContext], Type]
-
-SIGNATURE_HOOKS: Final[dict[str, SignatureHook]] = {
-    to_device.METHOD: guarded(to_device.widen_stream, default_signature),
-}
-METHOD_HOOKS: Final[dict[str, MethodHook]] = {
-    to_device.METHOD: guarded(to_device.check_stream, default_return_type),
-    item_assignment.METHOD: guarded(item_assignment.check_item_assignment, default_return_type),
-}
+Hook = TypeVar("Hook", MethodSignatureHook, MethodHook, FunctionSignatureHook, FunctionHook)
+SignatureContext = Union[MethodSigContext, FunctionSigContext]
+ReturnContext = Union[MethodContext, FunctionContext]
+_UNDECIDED: Final[Any] = object()
 
 
 def method_name(fullname: str) -> str:
@@ -40,89 +33,101 @@ def method_name(fullname: str) -> str:
     return fullname.partition(" of ")[0].rpartition(".")[2]
 
 
+def table(rules: Iterable[Rule], hooks_of: Callable[[Rule], Mapping[str, Hook]], fallback: Callable[[Any], Any]) -> dict[str, list[Hook]]:
+    """Every rule's hooks of one kind by name, each behind the guard, in the rules' order."""
+    found: dict[str, list[Hook]] = {}
+    for rule in rules:
+        for name, hook in hooks_of(rule).items():
+            found.setdefault(name, []).append(guarded(hook, fallback))
+    return found
+
+
+def signatures_in_turn(hooks: list[Callable[[Any], FunctionLike]]) -> Callable[[Any], FunctionLike] | None:
+    """One signature hook that runs ``hooks`` in turn, each on the signature the previous gave."""
+    if len(hooks) <= 1:
+        return hooks[0] if hooks else None
+
+    def run(ctx: SignatureContext) -> FunctionLike:
+        for hook in hooks:
+            signature = hook(ctx)
+            if not isinstance(signature, CallableType):
+                return signature  # an overloaded signature, which no later hook can take
+            ctx = ctx._replace(default_signature=signature)
+        return ctx.default_signature
+
+    return run
+
+
+def returns_in_turn(hooks: list[Callable[[Any], Type]]) -> Callable[[Any], Type] | None:
+    """One hook that runs ``hooks`` in turn, each on the type the previous one returned."""
+    if len(hooks) <= 1:
+        return hooks[0] if hooks else None
+
+    def run(ctx: ReturnContext) -> Type:
+        for hook in hooks:
+            ctx = ctx._replace(default_return_type=hook(ctx))
+        return ctx.default_return_type
+
+    return run
+
+
+class Lookup:
+    """One of mypy's hook getters: decides once per full name, then answers from a dictionary."""
+
+    __slots__ = ("_decided", "_decide")
+
+    def __init__(self, decide: Callable[[str], Any]) -> None:
+        self._decided: dict[str, Any] = {}
+        self._decide = decide
+
+    def __call__(self, fullname: str) -> Any:
+        hook = self._decided.get(fullname, _UNDECIDED)
+        if hook is _UNDECIDED:
+            hook = self._decided[fullname] = self._decide(fullname)
+        return hook
+
+
 class JaxStubsPlugin(Plugin):
-    """Reports calls that JAX always rejects at run time, each under its own error code.
+    """Reports calls that JAX always rejects at run time, each rule under its own error code.
 
     When the installed JAX is not the release the stubs describe, it also reports that once
-    per run (``mismatch.py``) under ``jax-stubs-mismatch``.
+    per run (``install/mismatch.py``), from a signature hook on every call into JAX.
     """
 
     def __init__(self, options: Options) -> None:
         super().__init__(options)
-        search_dirs = mypy_search_dirs(options.python_executable)
-        self.diagnosis = diagnose(options, search_dirs)
-        self.mismatch = mismatch_report(options, self.diagnosis, search_dirs)
-        # Decided once: the hook getters below run for every call mypy checks.
-        self._config_data = {"plugin": __version__, **self.diagnosis.config_data()}
-        if self.mismatch is not None:
-            # One hook for functions and methods alike; a method with a hook of its own runs both.
-            self._mismatch_hook = guarded(self.mismatch.signature_hook, default_signature)
-            self._mismatch_method_hooks = {
-                name: guarded(_chain(self.mismatch.signature_hook, hook), default_signature)
-                for name, hook in SIGNATURE_HOOKS.items()
-            }
+        installed, self.mismatch = startup.start(options)
+        self._config_data = {"plugin": __version__, **installed}
+        mismatch_hooks = [guarded(self.mismatch.signature_hook, default_signature)] if self.mismatch else []
+
+        def before(fullname: str) -> list[Callable[[Any], FunctionLike]]:
+            """The mismatch report's hook, first on every call into JAX while the versions differ."""
+            return mismatch_hooks if mismatch_hooks and mismatch.calls_into_jax(fullname) else []
+
+        method_signature = table(RULES, lambda rule: rule.method_signature_hooks, default_signature)
+        method = table(RULES, lambda rule: rule.method_hooks, default_return_type)
+        function_signature = table(RULES, lambda rule: rule.function_signature_hooks, default_signature)
+        function = table(RULES, lambda rule: rule.function_hooks, default_return_type)
+        self._method_signature_hook = Lookup(
+            lambda name: signatures_in_turn([*before(name), *method_signature.get(method_name(name), [])]))
+        self._method_hook = Lookup(lambda name: returns_in_turn(method.get(method_name(name), [])))
+        self._function_signature_hook = Lookup(
+            lambda name: signatures_in_turn([*before(name), *function_signature.get(name, [])]))
+        self._function_hook = Lookup(lambda name: returns_in_turn(function.get(name, [])))
+
+    def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
+        return self._method_signature_hook(fullname)  # type: ignore[no-any-return]
+
+    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        return self._method_hook(fullname)  # type: ignore[no-any-return]
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
-        if self.mismatch is not None and calls_into_jax(fullname):
-            return self._mismatch_hook
-        return None
+        return self._function_signature_hook(fullname)  # type: ignore[no-any-return]
 
-    def get_method_signature_hook(self, fullname: str) -> SignatureHook | None:
-        name = method_name(fullname)
-        if self.mismatch is not None and calls_into_jax(fullname):
-            return self._mismatch_method_hooks.get(name, self._mismatch_hook)
-        return SIGNATURE_HOOKS.get(name)
-
-    def get_method_hook(self, fullname: str) -> MethodHook | None:
-        return METHOD_HOOKS.get(method_name(fullname))
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        return self._function_hook(fullname)  # type: ignore[no-any-return]
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         if self.mismatch is not None:
             return {**self._config_data, "run": self.mismatch.config_data(ctx.path)}
         return self._config_data
-
-
-def _chain(first: SignatureHook, then: SignatureHook) -> SignatureHook:
-    """``first`` for its effect, then ``then`` for the signature."""
-
-    def both(ctx: MethodSigContext) -> FunctionLike:
-        first(ctx)
-        return then(ctx)
-
-    return both
-
-
-def diagnose(options: Options, search_dirs: SearchDirs | None) -> Diagnosis:
-    """The installed JAX and stubs where mypy reads packages (``--python-executable`` may put
-    them in another environment), with any problem said once on stderr. Never raises: a
-    damaged install must not end the user's type check."""
-    if search_dirs is None or options.python_executable is None:
-        return Diagnosis.nothing_known()
-    try:
-        diagnosis = Diagnosis.of_environment(search_dirs.all, options.python_executable)
-    except Exception as error:  # the guard's purpose, at start-up
-        print(messages.PREFIX + messages.internal_problem("start-up (reading installed versions)", error), file=sys.stderr)
-        return Diagnosis.nothing_known()
-    for problem in diagnosis.environment_problems():
-        print(messages.PREFIX + problem, file=sys.stderr)
-    return diagnosis
-
-
-def mismatch_report(options: Options, diagnosis: Diagnosis, search_dirs: SearchDirs | None) -> MismatchReport | None:
-    """The mismatch report of this run, or None when the versions agree or the user disabled
-    its code. Also said on stderr, where a run that never reaches a call into JAX shows it."""
-    if not diagnosis.mismatched or disabled(options, errorcodes.JAX_STUBS_MISMATCH):
-        return None
-    print(f"{messages.PREFIX}{diagnosis.mismatch_error()}. {diagnosis.mismatch_notes()[-1]}", file=sys.stderr)
-    installed = search_dirs.site_packages if search_dirs is not None else []
-    return MismatchReport(diagnosis, [*installed, os.path.dirname(mypy.__file__)])
-
-
-def disabled(options: Options, code: ErrorCode) -> bool:
-    """Whether the configuration disables ``code``. mypy resolves the names of plugin codes only
-    after it has loaded the plugins, so at start-up the names are read as written."""
-    return code in options.disabled_error_codes or code.code in options.disable_error_code
-
-
-def calls_into_jax(fullname: str) -> bool:
-    return fullname.startswith(fullnames.JAX_PACKAGE)

@@ -27,7 +27,7 @@ WORK = REPO / ".matrix"
 JAX_RELEASES = ["0.4.31", "0.7.2", "0.10.2"]  # oldest supported, one in the middle, newest
 MYPY_RELEASES = ["1.19.0", "2.4.1"]  # lowest and highest supported
 TEST_TOOLS = ["pytest>=8", "pytest-mypy-plugins>=3.1", "PyYAML>=6"]
-TESTS = ["tests/typecheck", "tests/test_runtime_truth.py"]
+TESTS = ["tests/typecheck", "tests/test_runtime_truth.py", "tests/test_mypy_internals.py"]
 
 
 def sh(command: list[str], log: Path, **kwargs: object) -> None:

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from environments import JAX, OUR_PACKAGE, linked_environment
-from mypy_plugin import messages
-from mypy_plugin.versions import Diagnosis, Installer
+from mypy_plugin.install import messages
+from mypy_plugin.install.diagnosis import Diagnosis, Installer
+from mypy_plugin.lib.stderr import PREFIX
 from mypy_runs import CORRECT, MISUSE, run_mypy
 
 STUBS = Diagnosis.of_this_environment().stubs
@@ -23,7 +24,7 @@ def mypy(python: Path, folder: Path, plugin: bool, source: str = CORRECT, *flags
 
 
 def plugin_lines(result: subprocess.CompletedProcess[str]) -> list[str]:
-    return [line for line in result.stderr.splitlines() if line.startswith(messages.PREFIX)]
+    return [line for line in result.stderr.splitlines() if line.startswith(PREFIX)]
 
 
 def assert_one_line_and_mypys_status(python: Path, folder: Path, expected_start: str) -> None:
@@ -32,7 +33,7 @@ def assert_one_line_and_mypys_status(python: Path, folder: Path, expected_start:
     output = with_plugin.stdout + with_plugin.stderr
     assert "Traceback" not in output and "INTERNAL ERROR" not in output, output
     [line] = plugin_lines(with_plugin)
-    assert line.startswith(messages.PREFIX + expected_start), line
+    assert line.startswith(PREFIX + expected_start), line
     assert with_plugin.returncode == without.returncode, output
 
 
@@ -84,4 +85,4 @@ def test_no_site_packages_is_not_a_missing_install(tmp_path: Path) -> None:
     # Reading packages, the same environment lacks JAX, and the plugin says so.
     result = mypy(python, tmp_path, True, "x: int = 1\n")
     install = Installer(str(python), True).install(f"jax=={STUBS}")
-    assert plugin_lines(result) == [messages.PREFIX + messages.jax_not_installed(f"{STUBS}", install)], result.stderr
+    assert plugin_lines(result) == [PREFIX + messages.jax_not_installed(f"{STUBS}", install)], result.stderr

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mypy_plugin.reports import DROP_THE_STREAM, SYNCHRONISE
+from mypy_plugin.rules.to_device import DROP_THE_STREAM, SYNCHRONISE
 from mypy_runs import CORRECT as FIXED
 from mypy_runs import MISUSE, Daemon, run_mypy, shared_cache
 

@@ -176,7 +176,8 @@ def test_mypy_with_the_plugin_never_crashes(kind: str, tmp_path_factory: pytest.
 def test_guard_gives_mypy_its_own_result_and_says_so_once(capsys: pytest.CaptureFixture[str]) -> None:
     from types import SimpleNamespace
 
-    from mypy_plugin import guard, messages
+    from mypy_plugin.lib import guard
+    from mypy_plugin.lib.stderr import PREFIX
 
     def broken(ctx: object) -> object:
         raise KeyError("boom")
@@ -187,4 +188,4 @@ def test_guard_gives_mypy_its_own_result_and_says_so_once(capsys: pytest.Capture
     assert hook(ctx) == "mypy's own"  # type: ignore[arg-type]
     assert hook(ctx) == "mypy's own"  # type: ignore[arg-type]
     err = capsys.readouterr().err.splitlines()
-    assert len(err) == 1 and err[0].startswith(messages.PREFIX + "skipped its check at user.py:7 after an internal error (KeyError")
+    assert len(err) == 1 and err[0].startswith(PREFIX + "skipped its check at user.py:7 after an internal error (KeyError")

@@ -92,3 +92,10 @@ def test_every_case_file_is_loaded() -> None:
         "test_receivers", "test_streams", "test_untouched", "test_config", "test_limits", "test_item_assignment",
     }
     assert {rule.code for case in CASES for _, rule in case.misuses} == {rule.code for rule in RULES}
+
+
+def test_every_rule_of_the_plugin_has_its_runtime_truth() -> None:
+    """Each rule in ``mypy_plugin.rules.RULES`` names, in ``cases.RULES``, what JAX raises."""
+    from mypy_plugin.rules import RULES as PLUGIN_RULES
+
+    assert {rule.code for rule in RULES} == {rule.code.code for rule in PLUGIN_RULES}

@@ -113,7 +113,7 @@ def test_installing_the_package_installs_nothing_else() -> None:
     from importlib import metadata
 
     import mypy_plugin
-    from mypy_plugin.compat import COMPATIBLE_MYPY
+    from mypy_plugin.install.compat import COMPATIBLE_MYPY
 
     assert metadata.version("jax-stubs") == mypy_plugin.__version__ == f"{TARGET}.0"
     requires = metadata.requires("jax-stubs") or []

@@ -11,14 +11,16 @@ version from distribution metadata exactly as it does for a real install.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from environments import JAX, linked_environment
-from mypy_plugin import messages
-from mypy_plugin.versions import Diagnosis, Installer
+from mypy_plugin.install import messages
+from mypy_plugin.install.diagnosis import Diagnosis, Installer
+from mypy_plugin.lib.stderr import PREFIX
 from mypy_runs import BIN, PYTHON, Daemon, run_mypy, shared_cache
 
 HERE = Diagnosis.of_this_environment()
@@ -68,7 +70,7 @@ def test_mismatch_is_reported_once_at_the_import_whatever_comes_first(tmp_path: 
     assert lines in (expected_report("a.py", 1), expected_report("b.py", 1)), result.stdout
     # Said on stderr too, where a run that never reaches a call into JAX shows it.
     other = with_jax(OTHER)
-    assert result.stderr.splitlines() == [f"{messages.PREFIX}{other.mismatch_error()}. {other.mismatch_notes()[-1]}"]
+    assert result.stderr.splitlines() == [f"{PREFIX}{other.mismatch_error()}. {other.mismatch_notes()[-1]}"]
 
     # Every run says it, once: from the cache, and after an edit of the other module.
     assert report_lines(run_mypy(tmp_path, "a.py", "b.py", cache=cache, env=env).stdout) == lines
@@ -83,7 +85,7 @@ def test_mismatch_only_in_a_module_that_calls_into_jax(tmp_path: Path) -> None:
     (tmp_path / "plain.py").write_text("x: int = 1\n")
     result = run_mypy(tmp_path, "plain.py", cache=tmp_path / "cache", env=env)
     assert result.returncode == 0 and CODE not in result.stdout
-    assert result.stderr.startswith(messages.PREFIX + f"jax {OTHER} is installed"), result.stderr
+    assert result.stderr.startswith(PREFIX + f"jax {OTHER} is installed"), result.stderr
 
 
 def test_mismatch_can_be_disabled_by_its_code(tmp_path: Path) -> None:
@@ -138,7 +140,7 @@ def test_versions_are_read_where_mypy_reads_packages(tmp_path: Path) -> None:
     JAX's and the stubs' versions there too, not where mypy itself is installed."""
     without_jax = linked_environment(tmp_path / "env", leave_out=JAX)
     (tmp_path / "a.py").write_text("import jax\n" + USES_JAX + "y.to_device(jax.devices()[0], stream=0)\n")
-    missing = messages.PREFIX + messages.jax_not_installed(str(STUBS), Installer(str(without_jax), True).install(f"jax=={STUBS}"))
+    missing = PREFIX + messages.jax_not_installed(str(STUBS), Installer(str(without_jax), True).install(f"jax=={STUBS}"))
 
     # mypy beside JAX, checking against an environment without it.
     result = run_mypy(tmp_path, "--python-executable", str(without_jax), "a.py", cache=tmp_path / "cache")
@@ -194,6 +196,30 @@ def test_check_command_warns_of_a_shadowing_module(tmp_path: Path, shadow: str) 
     assert f"error: {messages.shadowed_plugin(tmp_path / shadow, 'python -m mypy run in this folder')}" in result.stdout.splitlines()
 
 
+def test_check_command_in_a_checkout_of_this_release(tmp_path: Path) -> None:
+    """A clone of this repository holds this release's own source: a note, and the check passes."""
+    import mypy_plugin
+
+    shutil.copytree(Path(mypy_plugin.__file__).parent, tmp_path / "mypy_plugin")
+    result = check(cwd=tmp_path)
+    note = messages.plugin_source_of_this_release(tmp_path / "mypy_plugin", "python -m mypy run in this folder",
+                                                  mypy_plugin.__version__)
+    assert result.returncode == 0, result.stdout
+    assert f"note: {note}" in result.stdout.splitlines()
+    # The same folder with another release's version is another module to mypy.
+    init = tmp_path / "mypy_plugin" / "__init__.py"
+    init.write_text(init.read_text().replace(f'"{mypy_plugin.__version__}"', '"0.0.0.0"'))
+    assert check(cwd=tmp_path).returncode == 1
+
+
+def test_check_command_help_is_whole_sentences() -> None:
+    result = subprocess.run([str(BIN / "jax-stubs"), "--help"], capture_output=True, text=True)
+    assert result.returncode == 0
+    description = " ".join(result.stdout.split("\n\n")[1].split())
+    assert description.endswith("with the command that fixes it."), result.stdout
+    assert description.startswith("Check that the installed jax-stubs describe the installed JAX release")
+
+
 def test_installer_commands_run_as_printed() -> None:
     assert Installer("/env/bin/python", True).install("jax-stubs==0.9.2.0") == '/env/bin/python -m pip install "jax-stubs==0.9.2.0"'
     assert Installer("/my env/python", False).install("jax==1") == "uv pip install --python '/my env/python' \"jax==1\""
@@ -206,7 +232,7 @@ def test_too_old_mypy_gets_one_line_and_a_plugin_that_does_nothing(capsys: pytes
 
     assert mypy_plugin.plugin("1.18.2") is Plugin
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith(messages.PREFIX + "mypy 1.18.2 is older than 1.19")
+    assert err.count("\n") == 1 and err.startswith(PREFIX + "mypy 1.18.2 is older than 1.19")
     assert f'{PYTHON} -m pip install "mypy>=1.19,<2.5"' in err
     assert mypy_plugin.plugin("1.19.0+dev.abc") is not Plugin
     assert mypy_plugin.plugin("2.4.1") is not Plugin

@@ -7,13 +7,12 @@ once, on stderr, where it gave up, so that the bug is reported and fixed.
 
 from __future__ import annotations
 
-import sys
 from typing import Callable, TypeVar, Union
 
 from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
 from mypy.types import FunctionLike, Type
 
-from mypy_plugin import messages
+from mypy_plugin.lib import stderr
 
 Context = TypeVar("Context", bound=Union[FunctionContext, MethodContext, FunctionSigContext, MethodSigContext])
 Result = TypeVar("Result")
@@ -34,13 +33,20 @@ def guarded(hook: Callable[[Context], Result], fallback: Callable[[Context], Res
     return run
 
 
+def internal_problem(where: str, error: Exception) -> str:
+    return (
+        f"skipped its check at {where} after an internal error "
+        f"({type(error).__name__}: {error}); mypy's own result stands there. Please report this"
+    )
+
+
 def say_once(ctx: object, error: Exception) -> None:
     global _said
     if not _said:
         _said = True
         line = getattr(getattr(ctx, "context", None), "line", "?")
         path = getattr(getattr(ctx, "api", None), "path", "?")
-        print(messages.PREFIX + messages.internal_problem(f"{path}:{line}", error), file=sys.stderr)
+        stderr.say(internal_problem(f"{path}:{line}", error))
 
 
 def default_signature(ctx: FunctionSigContext | MethodSigContext) -> FunctionLike:

@@ -1,21 +1,22 @@
 """What the module being checked imports, read from its syntax tree.
 
-The plugin interface does not hand hooks the module's tree; mypy's checker has kept it as
-``tree`` for years. It is read defensively: without it, the callers fall back on what holds
-for any module.
+The plugin interface does not hand hooks the module's tree; ``mypy_internals.module_tree``
+reads it. Without it, callers get no imports and fall back on what holds for any module.
 """
 
 from __future__ import annotations
 
-from mypy.nodes import ImportBase, MypyFile
+from mypy.nodes import ImportBase
 from mypy.plugin import CheckerPluginInterface
+
+from mypy_plugin.lib import mypy_internals
 
 
 def imports(api: CheckerPluginInterface, package: str) -> list[ImportBase]:
     """The module's imports of ``package`` or its submodules, in source order (also those
     inside functions); empty when the tree cannot be read."""
-    tree = getattr(api, "tree", None)
-    if not isinstance(tree, MypyFile):
+    tree = mypy_internals.module_tree(api)
+    if tree is None:
         return []
     found = [node for node in tree.imports if isinstance(node, ImportBase) and imports_package(node, package)]
     return sorted(found, key=lambda node: (node.line, node.column))

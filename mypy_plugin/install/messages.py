@@ -1,14 +1,12 @@
-"""Texts the plugin and the check command print, kept in one place so tests and docs can quote
-them. Every command in them runs as printed for a user who has only the installed wheel."""
+"""Texts about the installation that the plugin and the check command print, kept in one place
+so tests and docs can quote them. Every command in them runs as printed for a user who has only
+the installed wheel."""
 
 from __future__ import annotations
 
 import shlex
 from pathlib import Path
 
-DISTRIBUTION = "jax-stubs"
-PREFIX = f"{DISTRIBUTION}: "
-"""What starts every line the plugin prints outside mypy's own report."""
 WHY_VERSIONS_MATTER = (
     "JAX's stubs change with every release: other diagnostics about JAX are unreliable until the versions agree"
 )
@@ -75,8 +73,8 @@ def shadowed_plugin(found: Path, how: str) -> str:
     )
 
 
-def internal_problem(where: str, error: Exception) -> str:
+def plugin_source_of_this_release(found: Path, how: str, release: str) -> str:
     return (
-        f"skipped its check at {where} after an internal error "
-        f"({type(error).__name__}: {error}); mypy's own result stands there. Please report this"
+        f"{found} is this package's own source (jax-stubs {release}), which {how} imports for "
+        'plugins = ["mypy_plugin"] instead of the installed copy: the same checks run, from that folder'
     )

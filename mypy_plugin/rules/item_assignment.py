@@ -1,4 +1,4 @@
-"""The rule for ``x[i] = v`` and ``x[i] += v`` on a JAX array, which JAX always rejects.
+"""``jax-immutable-array``: ``x[i] = v`` and ``x[i] += v`` on a JAX array, which JAX always rejects.
 
 JAX's stub declares ``Array.__setitem__``, so every checker accepts item assignment; at run
 time JAX raises ``TypeError: JAX arrays are immutable and do not support in-place item
@@ -19,16 +19,35 @@ says so in modules that import Pallas.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
-from mypy.nodes import CallExpr, ComparisonExpr, Decorator, Expression, FuncDef, IndexExpr, MemberExpr, NameExpr, OpExpr
-from mypy.plugin import MethodContext
-from mypy.types import CallableType, Instance, ProperType, Type, get_proper_type
+from mypy.errorcodes import ErrorCode
+from mypy.nodes import (
+    CallExpr,
+    ComparisonExpr,
+    Context,
+    Decorator,
+    Expression,
+    FuncDef,
+    IndexExpr,
+    MemberExpr,
+    NameExpr,
+    OpExpr,
+    TypeInfo,
+)
+from mypy.plugin import CheckerPluginInterface, MethodContext
+from mypy.types import CallableType, Instance, Type, get_proper_type
 
-from mypy_plugin import checked_module, fullnames, reports
-from mypy_plugin.receivers import array_method, display_name, receiver_class
-from mypy_plugin.source import operand, source
+from mypy_plugin.lib import checked_module, fullnames, reporting
+from mypy_plugin.lib.receivers import array_receiver
+from mypy_plugin.lib.rule import Rule
+from mypy_plugin.lib.source import operand, source
+
+CODE: Final = ErrorCode(
+    "jax-immutable-array",
+    "Check that no item of a JAX array is assigned to (JAX raises TypeError; use x.at[i])",
+    reporting.CATEGORY,
+)
 
 METHOD: Final = "__setitem__"
 SET: Final = "set"
@@ -39,27 +58,36 @@ VIEWS: Final = {"T": ".T"}
 rewrite goes through the same view and back (``x = x.T.at[i].set(v).T``)."""
 
 
-@dataclass(frozen=True)
+UPDATE_THE_ARRAY_ITSELF: Final = (
+    'JAX arrays have no views to write through: update the array itself with ".at[]", '
+    'e.g. "x = x.at[<index>].set(<value>)"'
+)
+PALLAS_REF: Final = (
+    'If this is a Pallas ref, annotate it as a ref ("jax.Ref", JAX 0.7.2 and later), '
+    'not as "jax.Array": refs are mutable, arrays are not'
+)
+
+
 class Assignment:
     """One item assignment, as written: ``<target>[<index>] <operator>= <value>``."""
 
-    target: Expression
-    index: Expression
-    value: Expression
-    operator: str | None
-    """``+`` for ``+=``; None for a plain ``=``."""
+    __slots__ = ("target", "index", "value", "operator")
+
+    def __init__(self, target: Expression, index: Expression, value: Expression, operator: str | None) -> None:
+        self.target, self.index, self.value = target, index, value
+        self.operator = operator
+        """``+`` for ``+=``; None for a plain ``=``."""
 
 
 def check_item_assignment(ctx: MethodContext) -> Type:
     """Report an item assignment on a JAX array, with the ``.at[]`` rewrite."""
-    if array_method(ctx.type, METHOD) is None:
+    receiver = array_receiver(ctx.type, METHOD)
+    assignment = read_assignment(ctx) if receiver is not None else None
+    if receiver is None or assignment is None:
         return ctx.default_return_type
-    assignment = read_assignment(ctx)
-    if assignment is None:
-        return ctx.default_return_type
-    rewrite = suggested_rewrite(ctx, assignment, update_methods(ctx.type))
-    reports.immutable_array(
-        ctx.api, ctx.context, display_name(ctx.type), assignment.operator,
+    rewrite = suggested_rewrite(ctx, assignment, update_methods(receiver.array))
+    report(
+        ctx.api, ctx.context, receiver.name, assignment.operator,
         str(rewrite) if rewrite else None, masked_rewrite(assignment, rewrite),
         in_pallas_module=bool(checked_module.imports(ctx.api, fullnames.PALLAS)),
     )
@@ -82,12 +110,10 @@ def read_assignment(ctx: MethodContext) -> Assignment | None:
     return None
 
 
-def update_methods(receiver: ProperType) -> frozenset[str]:
+def update_methods(array: TypeInfo) -> frozenset[str]:
     """The methods of ``x.at[i]`` that the installed JAX's stub declares (read from the type of
     ``Array.at``), so that a note never suggests one this JAX lacks."""
-    info = receiver_class(receiver)
-    array = next((base for base in info.mro if base.fullname == fullnames.ARRAY), None) if info else None
-    helper = return_instance(array.get_method("at") if array else None)
+    helper = return_instance(array.get_method("at"))
     reference = return_instance(helper.type.get_method("__getitem__") if helper else None)
     if reference is None:
         return frozenset({SET})
@@ -102,15 +128,13 @@ def return_instance(node: object) -> Instance | None:
     return returned if isinstance(returned, Instance) else None
 
 
-@dataclass(frozen=True)
 class Rewrite:
     """``<target> = <target><view>.at[<index>].<method>(<value>)<view>``, as source text."""
 
-    target: str
-    view: str
-    index: str
-    method: str
-    value: str
+    __slots__ = ("target", "view", "index", "method", "value")
+
+    def __init__(self, target: str, view: str, index: str, method: str, value: str) -> None:
+        self.target, self.view, self.index, self.method, self.value = target, view, index, method, value
 
     def __str__(self) -> str:
         return f"{self.target} = {self.target}{self.view}.at[{self.index}].{self.method}({self.value}){self.view}"
@@ -159,4 +183,32 @@ def rebinding(ctx: MethodContext, target: Expression) -> tuple[str | None, str]:
 
 def is_jax_array(ctx: MethodContext, node: Expression) -> bool:
     """Whether ``node`` (a part of the target, already checked by mypy) is a JAX array."""
-    return array_method(get_proper_type(ctx.api.get_expression_type(node)), METHOD) is not None
+    return array_receiver(ctx.api.get_expression_type(node), METHOD) is not None
+
+
+def report(
+    api: CheckerPluginInterface,
+    context: Context,
+    receiver: str,
+    operator: str | None,
+    rewrite: str | None,
+    masked: str | None,
+    *,
+    in_pallas_module: bool,
+) -> None:
+    """``x[i] = v`` or ``x[i] op= v`` on a JAX array, with the ``.at[]`` rewrite when it can be
+    printed (else the general form), for a boolean mask the form that works under jit, and in
+    a module that imports Pallas what to do about a ref annotated as an array."""
+    written = f' ("{operator}=")' if operator else ""
+    notes = [PALLAS_REF] if in_pallas_module else []
+    notes.append(f'Use ".at[]", which returns an updated copy: "{rewrite}"' if rewrite else UPDATE_THE_ARRAY_ITSELF)
+    if masked:
+        notes.append(f'Under jax.jit a boolean mask cannot index; for a scalar value write "{masked}"')
+    reporting.error_with_notes(
+        api, context, CODE,
+        f'"{receiver}" does not support item assignment{written}; JAX raises TypeError (JAX arrays are immutable)',
+        notes,
+    )
+
+
+RULE: Final = Rule(CODE, method_hooks={METHOD: check_item_assignment})

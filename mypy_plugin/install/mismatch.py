@@ -1,4 +1,5 @@
-"""Report, once per run, that the installed JAX is not the release the stubs describe.
+"""``jax-stubs-mismatch``: the installed JAX is not the release the stubs describe, reported
+once per run.
 
 An unpinned install must fail CI on its first run, whatever the code looks like. Three things
 make that hold:
@@ -15,30 +16,43 @@ make that hold:
 - **Every run.** While the versions differ, ``report_config_data`` gives the user's own modules
   (not installed packages) a value that changes with every run, so mypy re-checks them instead
   of replaying an old report from its cache beside a new one elsewhere.
+
+The code is registered on every run (mypy rejects a disabled code it does not know); the
+report itself is made only when the versions differ.
 """
 
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Sequence
-from typing import Union
+from typing import TYPE_CHECKING, Final, Union
 
+from mypy.errorcodes import ErrorCode
 from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface, FunctionSigContext, MethodSigContext
 from mypy.types import FunctionLike
 
-from mypy_plugin import checked_module, fullnames, reports
-from mypy_plugin.versions import Diagnosis
+from mypy_plugin.lib import checked_module, fullnames, mypy_internals, reporting
+
+if TYPE_CHECKING:
+    from mypy_plugin.install.diagnosis import Diagnosis
+
+CODE: Final = ErrorCode(
+    "jax-stubs-mismatch",
+    "Check that the installed jax-stubs describe the installed JAX release",
+    reporting.CATEGORY,
+)
 
 SignatureContext = Union[FunctionSigContext, MethodSigContext]
-TOP_OF_MODULE = Context(line=1, column=0)
+TOP_OF_MODULE: Final = Context(line=1, column=0)
 
 
 class MismatchReport:
     """The mismatch error of one process: where it is carried, and when it may be made."""
 
     def __init__(self, diagnosis: Diagnosis, installed_folders: Sequence[str]) -> None:
+        import uuid
+
         self.diagnosis = diagnosis
         self.carrier: str | None = None
         self.installed_folders = tuple(os.path.join(os.path.abspath(f), "") for f in installed_folders if f)
@@ -47,11 +61,11 @@ class MismatchReport:
     def signature_hook(self, ctx: SignatureContext) -> FunctionLike:
         """A call into JAX: report here if this is the place; the signature stays mypy's."""
         api = ctx.api
-        if shows_errors_now(api):
+        if mypy_internals.errors_are_kept(api):
             if self.carrier is None:
                 self.carrier = api.path
             if api.path == self.carrier:
-                reports.stubs_mismatch(api, first_jax_import(api), self.diagnosis)
+                report(api, first_jax_import(api), self.diagnosis)
         return ctx.default_signature
 
     def config_data(self, path: str) -> str | None:
@@ -61,24 +75,9 @@ class MismatchReport:
         return None if absolute.startswith(self.installed_folders) else self.run
 
 
-def shows_errors_now(api: CheckerPluginInterface) -> bool:
-    """Whether an error reported now is kept: not in a module whose errors mypy hides, and
-    under no error watcher that discards what it catches (an overload item mypy only tries).
-    Watchers that keep what they catch and replay it (mypy 2 checks most expressions so) are
-    fine: every try of this call reports the same error, so no try is preferred for it.
-
-    The watchers are mypy's internals, read defensively: one that cannot be read counts as
-    discarding, and a mypy without the list falls back on its own notion of a silent context."""
-    if api.msg.prefer_simple_messages():
-        return False
-    get_watchers = getattr(api.msg.errors, "get_watchers", None)
-    if get_watchers is None:
-        return True
-    return not any(discards(watcher) for watcher in get_watchers())
-
-
-def discards(watcher: object) -> bool:
-    return getattr(watcher, "_filter", True) is not False and getattr(watcher, "_filtered", None) is None
+def calls_into_jax(fullname: str) -> bool:
+    """Whether a call of ``fullname`` (a function or ``Class.method``) is a call into JAX."""
+    return fullname.startswith(fullnames.JAX_PACKAGE)
 
 
 def first_jax_import(api: CheckerPluginInterface) -> Context:
@@ -86,3 +85,8 @@ def first_jax_import(api: CheckerPluginInterface) -> Context:
     from one module."""
     found = checked_module.imports(api, fullnames.JAX)
     return found[0] if found else TOP_OF_MODULE
+
+
+def report(api: CheckerPluginInterface, context: Context, diagnosis: Diagnosis) -> None:
+    """The installed JAX is not the release the installed stubs describe."""
+    reporting.error_with_notes(api, context, CODE, diagnosis.mismatch_error(), diagnosis.mismatch_notes())

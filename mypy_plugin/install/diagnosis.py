@@ -1,0 +1,123 @@
+"""What is wrong with an installation, said with the command that mends it.
+
+Imported only when ``installed.py`` found a problem, and by the check command: a run where
+everything fits never loads this module (nor ``messages``, ``shlex``, ``dataclasses`` work).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from mypy_plugin import __version__
+from mypy_plugin.install import installed, messages
+from mypy_plugin.install.compat import parse_version
+
+OLDEST_JAX = "0.4.31"
+"""The first JAX release with a built-in ``Array.to_device``: the oldest the stubs describe."""
+
+
+def is_release(version: str) -> bool:
+    """``0.10.2`` and ``0.9.0.1`` are releases; ``0.10.3.dev20261130`` and ``0.10.3rc1`` are
+    not, and no stubs are published for them."""
+    return all(part.isdigit() for part in version.split("."))
+
+
+@dataclass(frozen=True)
+class Installer:
+    """How to install into one environment, as a command the user can paste: its Python's
+    pip, or uv where the environment has no pip (uv creates environments without it)."""
+
+    python: str
+    has_pip: bool
+
+    def install(self, requirement: str, *, reinstall: bool = False) -> str:
+        """The command that installs ``requirement`` (``reinstall``: again, alone)."""
+        options = "--force-reinstall --no-deps " if reinstall else ""
+        python = messages.shell_word(self.python)
+        if self.has_pip:
+            return f'{python} -m pip install {options}"{requirement}"'
+        return f'uv pip install --python {python} {options}"{requirement}"'
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """What is installed in one environment, and what is wrong with it."""
+
+    jax: str | None
+    stubs: str | None
+    """The JAX release the installed stubs describe (``JAX_VERSION``)."""
+    distribution: str | None
+    """The installed jax-stubs distribution's version, ``<jax>.<revision>``."""
+    folder: Path | None
+    missing: tuple[Path, ...]
+    installer: Installer
+
+    @classmethod
+    def of(cls, found: installed.Installed, python: str) -> Diagnosis:
+        return cls(
+            jax=found.jax,
+            stubs=found.stubs,
+            distribution=found.distribution,
+            folder=Path(found.folder) if found.folder is not None else None,
+            missing=tuple(map(Path, found.missing)),
+            installer=Installer(python, found.has_pip),
+        )
+
+    @classmethod
+    def of_this_environment(cls) -> Diagnosis:
+        return cls.of_environment(sys.path, sys.executable)
+
+    @classmethod
+    def of_environment(cls, search_path: Sequence[str], python: str) -> Diagnosis:
+        return cls.of(installed.read(search_path), python)
+
+    @property
+    def release(self) -> str:
+        """The installed jax-stubs release (``<jax>.<revision>``), or this plugin's own where
+        no installed distribution says (a broken install)."""
+        return self.distribution or __version__
+
+    @property
+    def revision(self) -> str:
+        """This release's revision of the stubs, the last part of ``<jax>.<revision>``; every
+        JAX release is built at the same revision, so it names the stubs for another JAX."""
+        return self.release.rsplit(".", 1)[1]
+
+    def stubs_for(self, jax: str) -> str:
+        """The requirement that installs exactly this release's stubs for ``jax``."""
+        return f"jax-stubs=={jax}.{self.revision}"
+
+    def environment_problems(self) -> list[str]:
+        """Broken installs: the plugin says so once and leaves mypy's result alone."""
+        if self.folder is None:
+            return [messages.stubs_not_installed(self.installer.install(f"jax-stubs=={self.release}"))]
+        if self.missing:
+            reinstall = self.installer.install(f"jax-stubs=={self.release}", reinstall=True)
+            missing = [str(m.relative_to(self.folder)) for m in self.missing]
+            return [messages.stub_files_missing(self.folder, missing, reinstall)]
+        if self.jax is None and self.stubs is not None:
+            return [messages.jax_not_installed(self.stubs, self.installer.install(f"jax=={self.stubs}"))]
+        return []
+
+    @property
+    def mismatched(self) -> bool:
+        """Whether JAX and the stubs are known to be different releases."""
+        return self.jax is not None and self.stubs is not None and self.jax != self.stubs
+
+    def mismatch_error(self) -> str:
+        assert self.jax is not None and self.stubs is not None
+        return messages.stubs_mismatch(self.jax, self.stubs)
+
+    def mismatch_notes(self) -> list[str]:
+        """Why a mismatch matters, then the one command that fixes it."""
+        assert self.jax is not None and self.stubs is not None
+        if not is_release(self.jax):
+            fix = messages.jax_not_a_release(self.jax)
+        elif parse_version(self.jax) < parse_version(OLDEST_JAX):
+            fix = messages.jax_too_old(self.jax, OLDEST_JAX)
+        else:
+            fix = messages.install_matching_stubs(self.jax, self.installer.install(self.stubs_for(self.jax)))
+        return [messages.WHY_VERSIONS_MATTER, fix]

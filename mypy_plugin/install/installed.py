@@ -1,0 +1,171 @@
+"""Which JAX is installed and which JAX the installed stubs describe, read without importing jax.
+
+Every mypy run starts here, so this reads as little as the answer needs: one listing of each
+folder mypy reads packages from (the ``.dist-info`` folder names carry the versions), the
+stubs' ``RECORD``, one check of each stub file it lists, and ``JAX_VERSION``. What to say
+about a problem lives in ``diagnosis.py``, imported only when there is one.
+
+mypy keeps a module's cached result only while ``report_config_data`` returns the same value,
+so these versions go into it: a JAX upgrade or new stubs re-check the user's modules.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Final
+
+DISTRIBUTION: Final = "jax_stubs"
+"""The package's distribution, as its ``.dist-info`` folder spells it."""
+JAX: Final = "jax"
+PIP: Final = "pip"
+STUB_FOLDER: Final = "jax-stubs"
+TARGET_FILE: Final = "JAX_VERSION"
+"""A file in the stub folder that names the JAX release the stubs were generated from."""
+
+# Run in another Python, like mypy's own pyinfo: where it reads packages (its first sys.path
+# entry, the folder of this snippet's caller, left out).
+_SEARCH_DIRS = "import site, sys; print(repr((sys.path[1:], site.getsitepackages())))"
+
+
+class Installed:
+    """What is installed in one environment: the versions, and the state of the stub folder."""
+
+    __slots__ = ("jax", "stubs", "distribution", "folder", "missing", "has_pip")
+
+    def __init__(
+        self,
+        jax: str | None,
+        stubs: str | None,
+        distribution: str | None,
+        folder: str | None,
+        missing: tuple[str, ...],
+        has_pip: bool,
+    ) -> None:
+        self.jax = jax
+        self.stubs = stubs
+        """The JAX release the installed stubs describe (``JAX_VERSION``)."""
+        self.distribution = distribution
+        """The installed jax-stubs distribution's version, ``<jax>.<revision>``."""
+        self.folder = folder
+        """The stub folder, where its ``JAX_VERSION`` is; None when the stubs are not installed."""
+        self.missing = missing
+        """Files the stubs' ``RECORD`` lists that are not there."""
+        self.has_pip = has_pip
+
+    @property
+    def mismatched(self) -> bool:
+        """Whether JAX and the stubs are known to be different releases."""
+        return self.jax is not None and self.stubs is not None and self.jax != self.stubs
+
+    @property
+    def has_problems(self) -> bool:
+        """Whether there is anything to say: a broken install or a mismatch."""
+        return self.folder is None or bool(self.missing) or self.jax is None or self.mismatched
+
+    def config_data(self) -> dict[str, str | None]:
+        return {"jax": self.jax, "stubs": self.stubs}
+
+
+def read(search_path: Sequence[str]) -> Installed:
+    """What is installed where ``search_path`` (mypy's order) finds packages."""
+    infos = dist_infos((JAX, DISTRIBUTION, PIP), search_path)
+    record = infos.get(DISTRIBUTION)
+    files = stub_files(record) if record is not None else []
+    target = next((f for f in files if os.path.basename(f) == TARGET_FILE
+                   and os.path.basename(os.path.dirname(f)) == STUB_FOLDER), None)
+    stubs = read_target(target) if target is not None else None
+    # JAX_VERSION, once read, is there: one call fewer.
+    missing = tuple(f for f in files if not (f == target and stubs is not None) and not os.path.isfile(f))
+    return Installed(
+        jax=version_of(infos.get(JAX)),
+        stubs=stubs,
+        distribution=version_of(record),
+        folder=os.path.dirname(target) if target is not None else None,
+        missing=missing,
+        has_pip=PIP in infos,
+    )
+
+
+def dist_infos(names: Sequence[str], search_path: Sequence[str]) -> dict[str, str]:
+    """The ``<name>-<version>.dist-info`` folder of each named distribution, first found, in
+    one pass over the search path.
+
+    Read from folder names, as pip installs them: importing ``importlib.metadata`` would cost
+    mypy more start-up time than the rest of the plugin together.
+    """
+    found: dict[str, str] = {}
+    for entry in search_path:
+        try:
+            folders = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for folder in folders:
+            if folder.endswith(".dist-info"):
+                name = folder.partition("-")[0]
+                if name in names and name not in found:
+                    found[name] = os.path.join(entry or ".", folder)
+        if len(found) == len(names):
+            break
+    return found
+
+
+def version_of(info: str | None) -> str | None:
+    if info is None:
+        return None
+    name = os.path.basename(info)
+    return name[name.index("-") + 1 : -len(".dist-info")]
+
+
+def stub_files(info: str) -> list[str]:
+    """Every file of the stub folder that the stubs' ``RECORD`` (in ``info``) lists; none when
+    it cannot be read (as if not installed).
+
+    ``RECORD`` is CSV: ``path,hash,size``, a path quoted only if it holds a comma or a quote.
+    The stub folder's own paths hold neither, so a line that starts with the folder's name is
+    split at its first comma; a quoted line is read by the ``csv`` module."""
+    prefix = STUB_FOLDER + "/"
+    try:
+        with open(os.path.join(info, "RECORD"), encoding="utf-8") as record:
+            lines = record.read().splitlines()
+    except (OSError, ValueError):  # unreadable: as if not installed
+        return []
+    paths = [line.partition(",")[0] for line in lines if line.startswith(prefix)]
+    quoted = [line for line in lines if line.startswith('"')]
+    if quoted:
+        import csv
+
+        try:
+            paths += [row[0] for row in csv.reader(quoted) if row and row[0].startswith(prefix)]
+        except csv.Error:
+            return []
+    parent = os.path.dirname(info)
+    return [os.path.join(parent, path) for path in paths]
+
+
+def read_target(target: str) -> str | None:
+    """The JAX release in ``JAX_VERSION``, or None when it is missing, unreadable or empty."""
+    try:
+        with open(target, encoding="utf-8") as file:
+            return file.read().strip() or None
+    except (OSError, ValueError):  # unreadable: as if absent
+        return None
+
+
+def search_dirs_of(python_executable: str) -> tuple[list[str], list[str]]:
+    """Where mypy, given ``--python-executable``, reads installed packages, in mypy's order:
+    ``sys.path`` entries, then site-packages. Without mypy (the check command beside
+    pyright), that Python is asked the same way. Raises when that Python cannot tell."""
+    try:
+        from mypy.modulefinder import get_search_dirs
+    except ImportError:
+        import ast
+        import subprocess
+
+        answer = subprocess.run(
+            [python_executable, "-c", _SEARCH_DIRS], capture_output=True, text=True, check=True, timeout=60
+        ).stdout
+        sys_path, site_packages = ast.literal_eval(answer.strip())
+    else:
+        sys_path, site_packages = get_search_dirs(python_executable)
+    return list(sys_path), list(site_packages)

@@ -1,0 +1,128 @@
+"""Every read of mypy that its plugin interface does not promise, each with its fallback.
+
+mypy promises plugins the hook contexts and ``CheckerPluginInterface`` (``fail``, ``msg``,
+``options``, ``path``, ``get_expression_type``, ...). The plugin needs a few things beyond
+that; each is read here and nowhere else, so that a mypy release that moves one breaks this
+file only, and each falls back on what keeps the user's type check as mypy's own: the report
+that needs it is placed more simply, or not made. ``READS`` names them; the test
+``tests/test_mypy_internals.py`` checks each on the installed mypy (the JAX x mypy matrix runs
+it on the oldest and newest supported mypy).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Collection, Sequence
+from typing import Final
+
+from mypy.errorcodes import ErrorCode
+from mypy.errors import ErrorInfo
+from mypy.nodes import Context, MypyFile
+from mypy.options import Options
+from mypy.plugin import CheckerPluginInterface
+from mypy.types import Type
+
+READS: Final = (
+    "TypeChecker.tree",
+    "Errors.get_watchers",
+    "ErrorWatcher._filter",
+    "MessageBuilder.prefer_simple_messages",
+    "MessageBuilder.note(parent_error=)",
+    "messages.format_type",
+    "modulefinder.get_search_dirs",
+    "Options.disable_error_code",
+)
+"""What this module reads of mypy beyond the plugin interface, one name per function below."""
+
+
+def module_tree(api: CheckerPluginInterface) -> MypyFile | None:
+    """``TypeChecker.tree``: the syntax tree of the module being checked, whose nodes are the
+    ones the checker visits. Fallback: None, and callers act as for a module that imports
+    nothing (no Pallas note; a mismatch report at line 1)."""
+    tree = getattr(api, "tree", None)
+    return tree if isinstance(tree, MypyFile) else None
+
+
+def error_watchers(api: CheckerPluginInterface) -> list[object] | None:
+    """``Errors.get_watchers()``: the watchers that catch errors while mypy tries something
+    (an overload item, a type context). Fallback: None (unknown)."""
+    get_watchers = getattr(getattr(api.msg, "errors", None), "get_watchers", None)
+    if get_watchers is None:
+        return None
+    try:
+        return list(get_watchers())
+    except Exception:  # an internal that changed shape: unknown
+        return None
+
+
+def discards(watcher: object) -> bool:
+    """``ErrorWatcher._filter`` and ``._filtered``: whether a watcher throws away what it
+    catches (it filters, and keeps no list to replay). Fallback: a watcher that cannot be read
+    counts as discarding, so nothing is reported into it."""
+    return getattr(watcher, "_filter", True) is not False and getattr(watcher, "_filtered", None) is None
+
+
+def prefer_simple_messages(api: CheckerPluginInterface) -> bool:
+    """``MessageBuilder.prefer_simple_messages()``: whether mypy shows no error reported now (a
+    module whose errors are hidden, an expression only tried). Fallback: False."""
+    prefer = getattr(api.msg, "prefer_simple_messages", None)
+    try:
+        return bool(prefer()) if prefer is not None else False
+    except Exception:  # an internal that changed shape
+        return False
+
+
+def errors_are_kept(api: CheckerPluginInterface) -> bool:
+    """Whether an error reported now reaches the user: mypy does not prefer simple messages,
+    and no watcher discards it. Watchers that keep what they catch and replay it (mypy 2 checks
+    most expressions so) are fine. Fallback, without the list of watchers: kept."""
+    if prefer_simple_messages(api):
+        return False
+    watchers = error_watchers(api)
+    return watchers is None or not any(discards(watcher) for watcher in watchers)
+
+
+def note(
+    api: CheckerPluginInterface, text: str, context: Context, code: ErrorCode, parent_error: ErrorInfo | None
+) -> bool:
+    """``MessageBuilder.note(..., parent_error=)``: a note tied to its error, so that an ignore
+    or a disabled code silences both, and ``-O json`` carries it as the error's hint. Fallback,
+    on a mypy without the parameter: a note of the same code, not tied. True when tied."""
+    try:
+        api.msg.note(text, context, code=code, parent_error=parent_error)
+    except TypeError:  # no parent_error in this mypy
+        api.msg.note(text, context, code=code)
+        return False
+    return True
+
+
+def format_type(typ: Type, options: Options) -> str:
+    """``mypy.messages.format_type``: a type as mypy prints it in its own messages
+    (``"int | None"``). Fallback: the type's own text, quoted."""
+    try:
+        from mypy.messages import format_type as mypy_format_type
+
+        return mypy_format_type(typ, options)
+    except Exception:  # moved or changed
+        return f'"{typ}"'
+
+
+def search_dirs(python_executable: str) -> tuple[list[str], list[str]]:
+    """``mypy.modulefinder.get_search_dirs``: where mypy reads installed packages for
+    ``--python-executable`` (``sys.path`` entries, then site-packages), computed and cached by
+    mypy before it loads plugins. Fallback: this process's ``sys.path``."""
+    try:
+        from mypy.modulefinder import get_search_dirs
+
+        sys_path, site_packages = get_search_dirs(python_executable)
+    except Exception:  # moved or changed
+        return list(sys.path), []
+    return list(sys_path), list(site_packages)
+
+
+def disabled_codes(options: Options) -> tuple[Collection[ErrorCode], Sequence[str]]:
+    """``Options.disabled_error_codes`` and ``Options.disable_error_code``: the codes the
+    configuration disables. mypy resolves the names of plugin codes only after it has loaded
+    the plugins, so at start-up a plugin's code is found among the names as written. Fallback:
+    none disabled."""
+    return getattr(options, "disabled_error_codes", set()), getattr(options, "disable_error_code", [])

@@ -1,0 +1,51 @@
+"""What a rule module declares: its error code and the hooks it needs, keyed by what they react to.
+
+``main.py`` reads only these declarations: it wraps every hook in the guard, and answers mypy's
+hook getters from tables built from the list in ``rules/__init__.py``. mypy asks a method hook
+with the receiver's class (``pkg.Sub.to_device`` for a subclass of ``jax.Array``), so method
+hooks are keyed by the method's name and the hook decides from the receiver's type; function
+hooks are keyed by the function's full name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Callable, Union
+
+from mypy.errorcodes import ErrorCode
+from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
+from mypy.types import FunctionLike, Type
+
+MethodSignatureHook = Callable[[MethodSigContext], FunctionLike]
+MethodHook = Callable[[MethodContext], Type]
+FunctionSignatureHook = Callable[[FunctionSigContext], FunctionLike]
+FunctionHook = Callable[[FunctionContext], Type]
+SignatureHook = Union[MethodSignatureHook, FunctionSignatureHook]
+
+
+class Rule:
+    """One rule: the error code it reports under, and its hooks.
+
+    - ``method_signature_hooks``, ``method_hooks``: by method name (``"to_device"``);
+    - ``function_signature_hooks``, ``function_hooks``: by full name (``"jax.numpy.clip"``).
+
+    A signature hook runs before mypy checks the call's arguments (it may change the signature
+    they are checked against), the other after (it sees their types, and reports).
+    """
+
+    __slots__ = ("code", "method_signature_hooks", "method_hooks", "function_signature_hooks", "function_hooks")
+
+    def __init__(
+        self,
+        code: ErrorCode,
+        *,
+        method_signature_hooks: Mapping[str, MethodSignatureHook] | None = None,
+        method_hooks: Mapping[str, MethodHook] | None = None,
+        function_signature_hooks: Mapping[str, FunctionSignatureHook] | None = None,
+        function_hooks: Mapping[str, FunctionHook] | None = None,
+    ) -> None:
+        self.code = code
+        self.method_signature_hooks: Mapping[str, MethodSignatureHook] = method_signature_hooks or {}
+        self.method_hooks: Mapping[str, MethodHook] = method_hooks or {}
+        self.function_signature_hooks: Mapping[str, FunctionSignatureHook] = function_signature_hooks or {}
+        self.function_hooks: Mapping[str, FunctionHook] = function_hooks or {}

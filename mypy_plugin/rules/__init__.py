@@ -1,0 +1,15 @@
+"""The rules, one module each: its error code, its hooks and its texts (``lib/rule.py`` says
+what a module declares). ``main.py`` builds its hook tables from ``RULES``; adding a rule is a
+module here and one line below (README, "Adding a rule")."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy_plugin.lib.rule import Rule
+from mypy_plugin.rules import item_assignment, to_device
+
+RULES: Final[tuple[Rule, ...]] = (
+    to_device.RULE,
+    item_assignment.RULE,
+)

@@ -1,0 +1,135 @@
+"""Each read of mypy beyond its plugin interface (``mypy_plugin/lib/mypy_internals.py``) works
+on the installed mypy, so that a mypy release that moves one fails here, by name, instead of
+silently switching a report to its fallback. The JAX x mypy matrix runs this file on the oldest
+and the newest supported mypy.
+
+The reads that need a running checker are made by a probe plugin at a call mypy checks, in a
+module whose errors are shown and in one whose errors are ignored; it writes what it read to a
+file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mypy.errors import Errors, ErrorWatcher
+from mypy.options import Options
+from mypy.types import AnyType, NoneType, TypeOfAny, UnionType
+
+from mypy_plugin.install import startup
+from mypy_plugin.lib import mypy_internals
+from mypy_runs import run_mypy
+
+PROBE = '''\
+import json, os
+from mypy.errorcodes import ErrorCode
+from mypy.plugin import Plugin
+from mypy_plugin.lib import mypy_internals
+
+CODE = ErrorCode("probe", "probe", "probe")
+FOUND = {}
+
+
+def probe(ctx):
+    api = ctx.api
+    tree = mypy_internals.module_tree(api)
+    error = api.fail("probed", ctx.context, code=CODE)
+    FOUND[api.path] = {
+        "TypeChecker.tree": tree.fullname if tree is not None else None,
+        "Errors.get_watchers": mypy_internals.error_watchers(api) is not None,
+        "MessageBuilder.prefer_simple_messages": mypy_internals.prefer_simple_messages(api),
+        "MessageBuilder.note(parent_error=)": mypy_internals.note(api, "tied", ctx.context, CODE, error),
+    }
+    with open(os.environ["PROBE_OUT"], "w") as out:
+        json.dump(FOUND, out)
+    return ctx.default_return_type
+
+
+class Probe(Plugin):
+    def get_function_hook(self, fullname):
+        return probe if fullname.endswith(".probe") else None
+
+
+def plugin(version):
+    return Probe
+'''
+TARGET = "def probe() -> None: ...\n\n\nprobe()\n"
+
+
+@pytest.fixture(scope="module")
+def probed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """What the probe read, by module: ``shown.py`` and ``hidden.py`` (errors ignored)."""
+    folder = tmp_path_factory.mktemp("internals")
+    (folder / "probe_plugin.py").write_text(PROBE)
+    (folder / "shown.py").write_text(TARGET)
+    (folder / "hidden.py").write_text("# mypy: ignore-errors\n" + TARGET)
+    out = folder / "probed.json"
+    result = run_mypy(folder, "shown.py", "hidden.py", cache=folder / "cache", plugin=False,
+                      extra="plugins = probe_plugin.py", env={**os.environ, "PROBE_OUT": str(out)})
+    assert out.exists(), result.stdout + result.stderr
+    found: dict[str, dict[str, Any]] = json.loads(out.read_text())
+    assert sorted(found) == ["hidden.py", "shown.py"], found
+    assert "shown.py:4: note: tied" in result.stdout, result.stdout
+    return found
+
+
+def test_module_tree(probed: dict[str, dict[str, Any]]) -> None:
+    assert probed["shown.py"]["TypeChecker.tree"] == "shown"
+
+
+def test_error_watchers(probed: dict[str, dict[str, Any]]) -> None:
+    assert probed["shown.py"]["Errors.get_watchers"] is True
+
+
+@pytest.mark.parametrize(("filter_errors", "save", "discards"), [(True, False, True), (True, True, False), (False, False, False)])
+def test_watcher_that_discards(filter_errors: bool, save: bool, discards: bool) -> None:
+    """A watcher that filters and keeps nothing discards; one that saves what it filters (to
+    replay it) or does not filter does not."""
+    watcher = ErrorWatcher(Errors(Options()), filter_errors=filter_errors, save_filtered_errors=save)
+    assert mypy_internals.discards(watcher) is discards
+
+
+def test_prefer_simple_messages(probed: dict[str, dict[str, Any]]) -> None:
+    assert probed["shown.py"]["MessageBuilder.prefer_simple_messages"] is False
+    assert probed["hidden.py"]["MessageBuilder.prefer_simple_messages"] is True
+
+
+def test_note_tied_to_its_error(probed: dict[str, dict[str, Any]]) -> None:
+    assert probed["shown.py"]["MessageBuilder.note(parent_error=)"] is True
+
+
+def test_format_type() -> None:
+    from mypy.messages import format_type
+
+    union = UnionType([AnyType(TypeOfAny.explicit), NoneType()])
+    assert mypy_internals.format_type(union, Options()) == format_type(union, Options()) == '"Any | None"'
+
+
+def test_search_dirs() -> None:
+    from mypy.modulefinder import get_search_dirs
+
+    sys_path, site_packages = get_search_dirs(sys.executable)
+    assert mypy_internals.search_dirs(sys.executable) == (list(sys_path), list(site_packages))
+    assert any(Path(folder, "mypy_plugin").is_dir() for folder in site_packages)
+
+
+def test_disabled_codes() -> None:
+    options = Options()
+    options.disable_error_code = ["jax-stubs-mismatch"]
+    assert startup.disabled(options, "jax-stubs-mismatch")
+    assert not startup.disabled(Options(), "jax-stubs-mismatch")
+    assert isinstance(Options().disabled_error_codes, set)
+
+
+def test_every_read_is_tested() -> None:
+    tested = {
+        "TypeChecker.tree", "Errors.get_watchers", "ErrorWatcher._filter", "MessageBuilder.prefer_simple_messages",
+        "MessageBuilder.note(parent_error=)", "messages.format_type", "modulefinder.get_search_dirs",
+        "Options.disable_error_code",
+    }
+    assert set(mypy_internals.READS) == tested
