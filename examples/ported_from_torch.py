@@ -1,7 +1,8 @@
-"""A data-loading step ported from PyTorch, where passing a stream was normal.
+"""A data-loading step ported from PyTorch, where passing a stream and writing into a tensor
+were normal.
 
-``mypy examples/`` (with the package installed) reports both calls below with
-``jax-to-device-stream``; at run time each raises NotImplementedError.
+``mypy examples/`` (with the package installed) reports each misuse below under its rule's
+code; at run time each raises on the line mypy reports.
 """
 
 from __future__ import annotations
@@ -25,13 +26,21 @@ def from_cupy(batch: jax.Array, device: Device, cupy_stream: Any) -> jax.Array:
     return batch.to_device(device, stream=cupy_stream)
 
 
-def fixed(batch: jax.Array, device: Device) -> jax.Array:
-    # What to write instead: no stream; order with the other library by synchronising.
+def mask_padding(batch: jax.Array, length: int) -> jax.Array:
+    # torch: batch[length:] = 0 writes into the tensor; JAX arrays are immutable.
+    batch[length:] = 0.0
+    return batch
+
+
+def fixed(batch: jax.Array, device: Device, length: int) -> jax.Array:
+    # What to write instead: no stream, and an updated copy from .at[]; order work with
+    # another library by synchronising.
     moved = batch.to_device(device)
+    moved = moved.at[length:].set(0.0)
     return moved.block_until_ready()
 
 
 if __name__ == "__main__":
     device = jax.devices()[0]
-    print(fixed(jnp.arange(4.0), device))
+    print(fixed(jnp.arange(4.0), device, 2))
     to_accelerator(jnp.arange(4.0), device, stream=1)

@@ -1,21 +1,37 @@
-"""The README's demo: mypy reports the shipped example exactly as the README shows, the
-example fails at run time on the line mypy reports, and the other checkers report nothing
-else in it."""
+"""The README's demo: mypy reports the shipped example exactly as the README shows, with every
+rule of the plugin; each reported line raises that rule's exception at run time; what the
+example recommends runs; and the other checkers report nothing else in it."""
 
 from __future__ import annotations
 
+import ast
 import re
+import runpy
 import shutil
 import subprocess
+import traceback
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import jax
+import jax.numpy as jnp
 import pytest
 
+from cases import RULES
 from checkers import CHECKERS, PYREFLY_CONFIG, run
 from mypy_runs import BIN, PYTHON
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "ported_from_torch.py"
+REPORTED = re.compile(r"^examples/ported_from_torch\.py:(\d+): error: .*  \[([\w-]+)\]$", re.MULTILINE)
+CALLS: dict[str, Callable[[Any], tuple[Any, ...]]] = {
+    "to_accelerator": lambda device: (jnp.arange(4.0), device, 1),
+    "from_cupy": lambda device: (jnp.arange(4.0), device, object()),  # a stream of an untyped library
+    "mask_padding": lambda device: (jnp.arange(4.0), 2),
+    "fixed": lambda device: (jnp.arange(4.0), device, 2),
+}
+"""Arguments for each function of the example, called by the runtime test."""
 
 
 def mypy_on_examples() -> subprocess.CompletedProcess[str]:
@@ -32,16 +48,39 @@ def test_demo_output_is_what_the_readme_shows() -> None:
     shown = re.search(r"```\n(examples/ported_from_torch\.py:.*?)```", readme, re.DOTALL)
     assert shown is not None, "the README shows the demo's output"
     assert result.stdout == shown.group(1)
-    assert result.stdout.count("[jax-to-device-stream]") == 2
+    assert {code for _, code in REPORTED.findall(result.stdout)} == {rule.code for rule in RULES}
+
+
+def enclosing_functions() -> dict[int, str]:
+    """Each line of the example's functions, with the function's name."""
+    tree = ast.parse(EXAMPLE.read_text())
+    return {line: node.name for node in tree.body if isinstance(node, ast.FunctionDef)
+            for line in range(node.lineno, (node.end_lineno or node.lineno) + 1)}
 
 
 def test_example_raises_where_mypy_reports() -> None:
-    reported = [int(n) for n in re.findall(r"ported_from_torch\.py:(\d+): error", mypy_on_examples().stdout)]
-    run = subprocess.run([str(PYTHON), str(EXAMPLE)], capture_output=True, text=True)
-    assert run.returncode == 1
-    assert run.stderr.rstrip().endswith("NotImplementedError: stream argument of array.to_device()")
-    raising = [int(n) for n in re.findall(rf'File "{re.escape(str(EXAMPLE))}", line (\d+)', run.stderr)]
-    assert raising[-1] == reported[0]
+    """Each reported function, called, raises its rule's exception from the reported line;
+    the function with no report (what to write instead) runs."""
+    reported = {int(line): code for line, code in REPORTED.findall(mypy_on_examples().stdout)}
+    functions = enclosing_functions()
+    assert set(functions.values()) == set(CALLS)
+    example = runpy.run_path(str(EXAMPLE), run_name="example")
+    device = jax.devices()[0]
+    unreported = []
+    for name, arguments in CALLS.items():
+        lines = [line for line in reported if functions.get(line) == name]
+        if not lines:
+            unreported.append(name)
+            example[name](*arguments(device))
+            continue
+        [line] = lines
+        [rule] = [rule for rule in RULES if rule.code == reported[line]]
+        with pytest.raises(Exception) as raised:
+            example[name](*arguments(device))
+        assert type(raised.value).__name__ == rule.exception and rule.message.search(str(raised.value)), raised.value
+        frames = [f.lineno for f in traceback.extract_tb(raised.value.__traceback__) if f.filename == str(EXAMPLE)]
+        assert frames[-1] == line, (name, frames)
+    assert unreported == ["fixed"]
 
 
 @pytest.mark.parametrize("name", CHECKERS)
