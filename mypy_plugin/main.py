@@ -1,20 +1,20 @@
 """The plugin class: mypy's hook getters, answered from tables built from the rule list.
 
-mypy asks the getters about every call it checks (over 200,000 times in a cold run of a few
-JAX libraries), nearly always about a name no rule knows. Each getter decides once per full
-name and answers from a dictionary afterwards. The hooks come from ``rules.RULES``, each
-wrapped in the guard; where several apply to one name, they run in turn, each given the
-previous one's result as mypy's default.
+mypy asks the getters about every call it checks (over 600,000 times in a cold run of the
+sweep's libraries, ``benchmarks/README.md``), nearly always about a name no rule knows. Each
+getter decides once per full name and answers from a dictionary afterwards. The hooks come
+from ``rules.RULES``, each wrapped in the guard; where several apply to one name, they run in
+turn, each given the previous one's result as mypy's default.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Final, TypeVar, Union
+from typing import Any, Dict, Final, TypeVar
 
 from mypy.options import Options
 from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext, Plugin, ReportConfigContext
-from mypy.types import CallableType, FunctionLike, Type
+from mypy.types import CallableType, FunctionLike, Type, get_proper_type
 
 from mypy_plugin import __version__
 from mypy_plugin.install import mismatch, startup
@@ -23,9 +23,9 @@ from mypy_plugin.lib.rule import FunctionHook, FunctionSignatureHook, MethodHook
 from mypy_plugin.rules import RULES
 
 Hook = TypeVar("Hook", MethodSignatureHook, MethodHook, FunctionSignatureHook, FunctionHook)
-SignatureContext = Union[MethodSigContext, FunctionSigContext]
-ReturnContext = Union[MethodContext, FunctionContext]
-_UNDECIDED: Final[Any] = object()
+SIGNATURE: Final = "default_signature"
+RETURN_TYPE: Final = "default_return_type"
+"""The context fields that hold mypy's own result, for a signature hook and for the others."""
 
 
 def method_name(fullname: str) -> str:
@@ -42,48 +42,35 @@ def table(rules: Iterable[Rule], hooks_of: Callable[[Rule], Mapping[str, Hook]],
     return found
 
 
-def signatures_in_turn(hooks: list[Callable[[Any], FunctionLike]]) -> Callable[[Any], FunctionLike] | None:
-    """One signature hook that runs ``hooks`` in turn, each on the signature the previous gave."""
+def in_turn(hooks: list[Callable[[Any], Any]], default: str) -> Callable[[Any], Any] | None:
+    """One hook that runs ``hooks`` in turn, each given the previous one's result as the
+    context's ``default`` (``default_signature`` or ``default_return_type``). A signature that
+    is not a plain callable (an overloaded one) ends the turn: no later hook could take it."""
     if len(hooks) <= 1:
         return hooks[0] if hooks else None
 
-    def run(ctx: SignatureContext) -> FunctionLike:
+    def run(ctx: Any) -> Any:
         for hook in hooks:
-            signature = hook(ctx)
-            if not isinstance(signature, CallableType):
-                return signature  # an overloaded signature, which no later hook can take
-            ctx = ctx._replace(default_signature=signature)
-        return ctx.default_signature
+            result: Type = hook(ctx)  # a signature (FunctionLike) or a return type
+            if default == SIGNATURE and not isinstance(get_proper_type(result), CallableType):
+                return result
+            ctx = ctx._replace(**{default: result})
+        return getattr(ctx, default)
 
     return run
 
 
-def returns_in_turn(hooks: list[Callable[[Any], Type]]) -> Callable[[Any], Type] | None:
-    """One hook that runs ``hooks`` in turn, each on the type the previous one returned."""
-    if len(hooks) <= 1:
-        return hooks[0] if hooks else None
-
-    def run(ctx: ReturnContext) -> Type:
-        for hook in hooks:
-            ctx = ctx._replace(default_return_type=hook(ctx))
-        return ctx.default_return_type
-
-    return run
-
-
-class Lookup:
-    """One of mypy's hook getters: decides once per full name, then answers from a dictionary."""
-
-    __slots__ = ("_decided", "_decide")
+class Decided(Dict[str, Any]):
+    """Hooks by full name, each decided once: the first time a name is asked, ``decide`` gives
+    its hook (or None), which is kept. A name asked again is a plain dictionary hit, the
+    cheapest answer Python can give the getter mypy calls for every call it checks."""
 
     def __init__(self, decide: Callable[[str], Any]) -> None:
-        self._decided: dict[str, Any] = {}
-        self._decide = decide
+        super().__init__()
+        self.decide = decide
 
-    def __call__(self, fullname: str) -> Any:
-        hook = self._decided.get(fullname, _UNDECIDED)
-        if hook is _UNDECIDED:
-            hook = self._decided[fullname] = self._decide(fullname)
+    def __missing__(self, fullname: str) -> Any:
+        hook = self[fullname] = self.decide(fullname)
         return hook
 
 
@@ -108,24 +95,24 @@ class JaxStubsPlugin(Plugin):
         method = table(RULES, lambda rule: rule.method_hooks, default_return_type)
         function_signature = table(RULES, lambda rule: rule.function_signature_hooks, default_signature)
         function = table(RULES, lambda rule: rule.function_hooks, default_return_type)
-        self._method_signature_hook = Lookup(
-            lambda name: signatures_in_turn([*before(name), *method_signature.get(method_name(name), [])]))
-        self._method_hook = Lookup(lambda name: returns_in_turn(method.get(method_name(name), [])))
-        self._function_signature_hook = Lookup(
-            lambda name: signatures_in_turn([*before(name), *function_signature.get(name, [])]))
-        self._function_hook = Lookup(lambda name: returns_in_turn(function.get(name, [])))
+        self._method_signature_hooks = Decided(
+            lambda name: in_turn([*before(name), *method_signature.get(method_name(name), [])], SIGNATURE))
+        self._method_hooks = Decided(lambda name: in_turn(method.get(method_name(name), []), RETURN_TYPE))
+        self._function_signature_hooks = Decided(
+            lambda name: in_turn([*before(name), *function_signature.get(name, [])], SIGNATURE))
+        self._function_hooks = Decided(lambda name: in_turn(function.get(name, []), RETURN_TYPE))
 
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
-        return self._method_signature_hook(fullname)  # type: ignore[no-any-return]
+        return self._method_signature_hooks[fullname]  # type: ignore[no-any-return]
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
-        return self._method_hook(fullname)  # type: ignore[no-any-return]
+        return self._method_hooks[fullname]  # type: ignore[no-any-return]
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
-        return self._function_signature_hook(fullname)  # type: ignore[no-any-return]
+        return self._function_signature_hooks[fullname]  # type: ignore[no-any-return]
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        return self._function_hook(fullname)  # type: ignore[no-any-return]
+        return self._function_hooks[fullname]  # type: ignore[no-any-return]
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         if self.mismatch is not None:
