@@ -49,19 +49,28 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 from checkers import parse_pyright  # noqa: E402
 from environments import OUR_PACKAGE, linked_environment  # noqa: E402
 from findings import FINDINGS, at, confirm  # noqa: E402
-from timed_mypy import REPORT  # noqa: E402
+from timed_mypy import PER_METHOD, REPORT  # noqa: E402
+
+from mypy_plugin.rules import RULES  # noqa: E402
 
 # Distribution -> pinned release. Each wheel holds one package, named like the distribution
 # with "_" for "-".
-LIBRARIES = {"flax": "0.12.8", "optax": "0.2.8", "equinox": "0.13.8", "array-api-compat": "1.16.0"}
+LIBRARIES = {
+    "flax": "0.12.8", "optax": "0.2.8", "equinox": "0.13.8", "array-api-compat": "1.16.0",
+    # Heavy users of jax.jit and jax.vmap, for the rules about traced values and the jit boundary.
+    "chex": "0.1.92", "diffrax": "0.7.2", "jaxopt": "0.8.5", "numpyro": "0.22.0", "optimistix": "0.1.0",
+}
 JAX_RELEASE = (HERE.parent / "jax_stubs" / "JAX_VERSION").read_text().strip()
 PALLAS_KERNELS = "jax/experimental/pallas/ops/"
 PALLAS_PACKAGE = "pallas_ops"
-TARGETED = ("[jax-to-device-stream]", "[jax-immutable-array]")
+TARGETED = tuple(f"[{rule.code.code}]" for rule in RULES)
 """The plugin's rules: every error under these codes is a targeted error."""
 BIN = Path(sys.executable).parent
 MYPY_LINE = re.compile(r"^(?P<file>[^:]+\.py):(?P<line>\d+): (?P<severity>\w+): (?P<message>.*)$")
-BASE_CONFIG = "[mypy]\nignore_missing_imports = True\n"
+BASE_CONFIG = "[mypy]\nignore_missing_imports = True\ncheck_untyped_defs = True\n"
+"""The libraries' other dependencies are not installed; unannotated functions are checked too,
+so that every rule sees all the code it could report on."""
+JIT_USE = re.compile(r"\bjax\.jit\b|@jit\b|\bjit\(")
 
 def fetch_sources(work: Path) -> list[str]:
     """Unpack each library's wheel into ``work/src``, and JAX's own Pallas kernels (from the
@@ -87,6 +96,13 @@ def fetch_sources(work: Path) -> list[str]:
                         target.write_bytes(archive.read(member))
     folders = [*map(package_folder, LIBRARIES), PALLAS_PACKAGE]
     return sorted(folder for folder in folders if (src / folder).is_dir())
+
+
+def size_of(src: Path, packages: list[str]) -> dict[str, int]:
+    """How much the sweep checks: Python files, lines, and uses of ``jax.jit`` (``JIT_USE``)."""
+    texts = [path.read_text(encoding="utf-8", errors="replace") for folder in packages for path in (src / folder).rglob("*.py")]
+    return {"files": len(texts), "lines": sum(text.count("\n") for text in texts),
+            "jit_uses": sum(len(JIT_USE.findall(text)) for text in texts)}
 
 
 def package_folder(distribution: str) -> str:
@@ -366,24 +382,29 @@ def phase_side_by_side(sources: Sources, pairs: int, control_pairs: int) -> Side
     return SideBySide(runs, summary)
 
 
-def phase_plugin_time(sources: Sources) -> dict[str, float]:
-    """Phase 4: one cold run with every method of the plugin timed from inside mypy's process
-    (``timed_mypy.py``): the time mypy spends in the plugin, which whole-run noise does not blur."""
+def phase_plugin_time(sources: Sources) -> dict[str, Any]:
+    """Phase 4: one cold run with every method of the plugin counted from inside mypy's process
+    (``timed_mypy.py``), and the plugin's whole cost estimated from the counts and the measured
+    cost of each lookup, a figure that the noise of whole runs does not blur."""
     timed_run = mypy_run(sources.with_package, sources.src, sources.packages, True, sources.work / "cold-timed",
                          timed_plugin=True)
     found = REPORT.search(timed_run.result.stderr)
     if found is None:
         raise SystemExit(f"sweep: the timed run printed no plugin time:\n{timed_run.result.stderr[-3000:]}")
     checking = float(found["checking"])  # mypy's own run, without the lookup measurement
-    seconds, calls = float(found["seconds"]), int(found["calls"])
-    # An upper estimate of the plugin's whole cost: every call priced as a method-hook lookup
-    # through the chain, plus the time measured inside the plugin.
-    estimate = seconds + calls * max(int(found["lookup_ns"]), 0) * 1e-9
-    plugin_time = {"seconds_inside": seconds, "calls": calls, "extra_ns_per_lookup": int(found["lookup_ns"]),
-                   "estimated_seconds": estimate, "mypy_seconds": checking, "estimated_share": estimate / checking}
-    print(f"time in the plugin, one cold run: {seconds:.3f} s inside it over {calls} calls; one lookup through "
-          f"mypy's plugin chain costs {found['lookup_ns']} ns more; estimated whole cost {estimate:.3f} s, "
-          f"{100 * plugin_time['estimated_share']:.2f} % of that run's {checking:.1f} s", flush=True)
+    estimate = float(found["estimate"])
+    per_method = {m["name"]: {"calls": int(m["calls"]), "seconds": float(m["seconds"]), "ns_per_lookup": int(m["lookup_ns"])}
+                  for m in PER_METHOD.finditer(timed_run.result.stderr)}
+    plugin_time: dict[str, Any] = {
+        "seconds_timed": float(found["seconds"]), "calls": int(found["calls"]), "estimated_seconds": estimate,
+        "mypy_seconds": checking, "estimated_share": estimate / checking, "per_method": per_method,
+    }
+    for name, figures in sorted(per_method.items(), key=lambda item: -item[1]["calls"]):
+        print(f"    {name}: {figures['calls']} calls, {figures['seconds']:.3f} s timed, "
+              f"{figures['ns_per_lookup']} ns per lookup", flush=True)
+    print(f"time in the plugin, one cold run: {plugin_time['calls']} calls, {plugin_time['seconds_timed']:.3f} s "
+          f"timed; estimated whole cost {estimate:.3f} s, {100 * estimate / checking:.2f} % of that run's "
+          f"{checking:.1f} s", flush=True)
     return plugin_time
 
 
@@ -399,15 +420,16 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="sweep-") as work:
         sources = prepare(Path(work))
-        print(f"sweep: {', '.join(f'{n} {v}' for n, v in LIBRARIES.items())}, JAX {JAX_RELEASE}'s Pallas kernels; "
-              f"{machine()}", flush=True)
+        size = size_of(sources.src, sources.packages)
+        print(f"sweep: {', '.join(f'{n} {v}' for n, v in LIBRARIES.items())}, JAX {JAX_RELEASE}'s Pallas kernels "
+              f"({size['files']} files, {size['lines']} lines, {size['jit_uses']} uses of jax.jit); {machine()}", flush=True)
         found = None if args.cost_only else phase_diagnostics(sources)
         cost = phase_cost(sources, args.reps, args.warm_reps)
         side_by_side = phase_side_by_side(sources, args.pairs, args.control_pairs)
         plugin_time = phase_plugin_time(sources)
     if args.json:
         args.json.write_text(json.dumps({
-            "machine": machine(), "libraries": LIBRARIES, "pallas_kernels_of_jax": JAX_RELEASE,
+            "machine": machine(), "libraries": LIBRARIES, "pallas_kernels_of_jax": JAX_RELEASE, "size": size,
             "reps": args.reps, "warm_reps": args.warm_reps, "pairs": args.pairs, "control_pairs": args.control_pairs,
             "times": cost.times, "medians": cost.medians, "ratios": cost.ratios, "paired_ratios": cost.paired_ratios,
             "warm_rechecked_modules": cost.rechecked, "side_by_side_runs": side_by_side.runs,
