@@ -38,12 +38,17 @@ FOUND = {}
 def probe(ctx):
     api = ctx.api
     tree = mypy_internals.module_tree(api)
+    function = mypy_internals.current_function(api)
     error = api.fail("probed", ctx.context, code=CODE)
-    FOUND[api.path] = {
+    argument = mypy_internals.type_map_type(api, ctx.args[0][0])
+    FOUND[f"{api.path}:{ctx.context.line}"] = {
         "TypeChecker.tree": tree.fullname if tree is not None else None,
         "Errors.get_watchers": mypy_internals.error_watchers(api) is not None,
         "MessageBuilder.prefer_simple_messages": mypy_internals.prefer_simple_messages(api),
         "MessageBuilder.note(parent_error=)": mypy_internals.note(api, "tied", ctx.context, CODE, error),
+        "TypeChecker.scope": function.name if function is not None else None,
+        "TypeChecker.lookup_type_or_none": str(argument),
+        "TypeInfo.metadata['dataclass']": sorted(mypy_internals.replaceable_fields(argument.type)),
     }
     with open(os.environ["PROBE_OUT"], "w") as out:
         json.dump(FOUND, out)
@@ -58,12 +63,31 @@ class Probe(Plugin):
 def plugin(version):
     return Probe
 '''
-TARGET = "def probe() -> None: ...\n\n\nprobe()\n"
+TARGET = """\
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class Layer:
+    w: int
+    b: int = dataclasses.field(init=False, default=0)
+
+
+def probe(layer: Layer) -> None: ...
+
+
+def inside() -> None:
+    probe(Layer(1))
+
+
+probe(Layer(2))
+"""
 
 
 @pytest.fixture(scope="module")
 def probed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
-    """What the probe read, by module: ``shown.py`` and ``hidden.py`` (errors ignored)."""
+    """What the probe read, by module and line: ``shown.py`` and ``hidden.py`` (errors ignored),
+    in a function (line 14) and at the top level (line 17; 18 in hidden.py, under its comment)."""
     folder = tmp_path_factory.mktemp("internals")
     (folder / "probe_plugin.py").write_text(PROBE)
     (folder / "shown.py").write_text(TARGET)
@@ -73,17 +97,17 @@ def probed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]
                       extra="plugins = probe_plugin.py", env={**os.environ, "PROBE_OUT": str(out)})
     assert out.exists(), result.stdout + result.stderr
     found: dict[str, dict[str, Any]] = json.loads(out.read_text())
-    assert sorted(found) == ["hidden.py", "shown.py"], found
-    assert "shown.py:4: note: tied" in result.stdout, result.stdout
+    assert {"hidden.py:18", "shown.py:14", "shown.py:17"} <= set(found), found
+    assert "shown.py:14: note: tied" in result.stdout, result.stdout
     return found
 
 
 def test_module_tree(probed: dict[str, dict[str, Any]]) -> None:
-    assert probed["shown.py"]["TypeChecker.tree"] == "shown"
+    assert probed["shown.py:14"]["TypeChecker.tree"] == "shown"
 
 
 def test_error_watchers(probed: dict[str, dict[str, Any]]) -> None:
-    assert probed["shown.py"]["Errors.get_watchers"] is True
+    assert probed["shown.py:14"]["Errors.get_watchers"] is True
 
 
 @pytest.mark.parametrize(("filter_errors", "save", "discards"), [(True, False, True), (True, True, False), (False, False, False)])
@@ -95,12 +119,25 @@ def test_watcher_that_discards(filter_errors: bool, save: bool, discards: bool) 
 
 
 def test_prefer_simple_messages(probed: dict[str, dict[str, Any]]) -> None:
-    assert probed["shown.py"]["MessageBuilder.prefer_simple_messages"] is False
-    assert probed["hidden.py"]["MessageBuilder.prefer_simple_messages"] is True
+    assert probed["shown.py:14"]["MessageBuilder.prefer_simple_messages"] is False
+    assert probed["hidden.py:18"]["MessageBuilder.prefer_simple_messages"] is True
 
 
 def test_note_tied_to_its_error(probed: dict[str, dict[str, Any]]) -> None:
-    assert probed["shown.py"]["MessageBuilder.note(parent_error=)"] is True
+    assert probed["shown.py:14"]["MessageBuilder.note(parent_error=)"] is True
+
+
+def test_current_function(probed: dict[str, dict[str, Any]]) -> None:
+    assert probed["shown.py:14"]["TypeChecker.scope"] == "inside"
+    assert probed["shown.py:17"]["TypeChecker.scope"] is None
+
+
+def test_type_map(probed: dict[str, dict[str, Any]]) -> None:
+    assert probed["shown.py:14"]["TypeChecker.lookup_type_or_none"] == "shown.Layer"
+
+
+def test_fields_dataclasses_replace_sets(probed: dict[str, dict[str, Any]]) -> None:
+    assert probed["shown.py:14"]["TypeInfo.metadata['dataclass']"] == ["w"]
 
 
 def test_format_type() -> None:
@@ -130,6 +167,7 @@ def test_every_read_is_tested() -> None:
     tested = {
         "TypeChecker.tree", "Errors.get_watchers", "ErrorWatcher._filter", "MessageBuilder.prefer_simple_messages",
         "MessageBuilder.note(parent_error=)", "messages.format_type", "modulefinder.get_search_dirs",
-        "Options.disable_error_code",
+        "Options.disable_error_code", "TypeChecker.scope", "TypeChecker.lookup_type_or_none",
+        "TypeInfo.metadata['dataclass']",
     }
     assert set(mypy_internals.READS) == tested

@@ -1,4 +1,4 @@
-"""What the module being checked imports, read from its syntax tree.
+"""What the module being checked imports and where a node sits in it, read from its syntax tree.
 
 The plugin interface does not hand hooks the module's tree; ``mypy_internals.module_tree``
 reads it. Without it, callers get no imports and fall back on what holds for any module.
@@ -6,10 +6,35 @@ reads it. Without it, callers get no imports and fall back on what holds for any
 
 from __future__ import annotations
 
-from mypy.nodes import ImportBase
+from typing import Final
+
+from mypy.nodes import (
+    Block,
+    ClassDef,
+    Context,
+    Decorator,
+    ForStmt,
+    FuncDef,
+    IfStmt,
+    Import,
+    ImportBase,
+    ImportFrom,
+    MatchStmt,
+    OverloadedFuncDef,
+    Statement,
+    TryStmt,
+    WhileStmt,
+    WithStmt,
+)
 from mypy.plugin import CheckerPluginInterface
 
 from mypy_plugin.lib import mypy_internals
+
+SHORT_NAMES: Final = {"jax.numpy": "jnp"}
+"""The names JAX's documentation imports its modules under."""
+BOUND_BY_PARENT: Final = frozenset({"jax.numpy"})
+"""Submodules their package's ``__init__`` imports (``from jax import numpy as numpy``), so that
+any ``import jax`` or ``import jax.<module>`` makes ``jax.numpy`` reachable."""
 
 
 def imports(api: CheckerPluginInterface, package: str) -> list[ImportBase]:
@@ -29,3 +54,86 @@ def imports_package(node: ImportBase, package: str) -> bool:
     names = [name for name, _ in getattr(node, "ids", [])]
     names += [module] + [f"{module}.{name}" for name, _ in getattr(node, "names", [])]
     return any(name == package or name.startswith(package + ".") for name in names if name)
+
+
+def reference(api: CheckerPluginInterface, module: str, name: str) -> tuple[str, tuple[str, ...]]:
+    """How code anywhere in the checked module can name ``module.name``: through one of its
+    top-level imports (``dataclasses.replace``, ``dc.replace``, ``replace``, ``jnp.where``,
+    ``jax.numpy.where`` after ``import jax``), else as ``<short name>.name`` with the import
+    statement that makes it so (the second item). Imports inside functions or under conditions
+    do not count: they may not bind the name where the reference is used."""
+    tree = mypy_internals.module_tree(api)
+    top_level = [node for node in (tree.defs if tree is not None else []) if isinstance(node, (Import, ImportFrom))]
+    parent = module.rpartition(".")[0]
+    for node in top_level:
+        if isinstance(node, Import):
+            for imported, alias in node.ids:
+                if imported == module:
+                    return f"{alias or module}.{name}", ()
+        elif node.relative == 0:
+            for imported, alias in node.names:
+                if node.id == module and imported == name:
+                    return alias or name, ()
+                if f"{node.id}.{imported}" == module:
+                    return f"{alias or imported}.{name}", ()
+    for node in top_level:
+        if isinstance(node, Import) and module in BOUND_BY_PARENT:
+            if any(alias is None and (imported + ".").startswith(parent + ".") for imported, alias in node.ids):
+                return f"{module}.{name}", ()
+    alias = SHORT_NAMES.get(module, module)
+    statement = f"import {module}" if alias == module else f"import {module} as {alias}"
+    return f"{alias}.{name}", (statement,)
+
+
+def statement_at(api: CheckerPluginInterface, node: Context) -> Statement | None:
+    """The innermost statement of the checked module that holds ``node``; None when the tree
+    cannot be read."""
+    found = enclosing_statements(api, node)
+    return found[-1] if found else None
+
+
+def enclosing_statements(api: CheckerPluginInterface, node: Context) -> list[Statement]:
+    """The statements of the checked module that hold ``node``, outermost first, found by
+    their lines (only the blocks around it are searched); empty when the tree cannot be read."""
+    tree = mypy_internals.module_tree(api)
+    found: list[Statement] = []
+    candidates = tree.defs if tree is not None else []
+    while candidates:
+        holding = [s for s in candidates if s.line <= node.line <= (s.end_line or s.line)]
+        if not holding:
+            break
+        found.append(holding[-1])
+        candidates = [s for block in (*compound_blocks(found[-1]), *definition_blocks(found[-1])) for s in block.body]
+    return found
+
+
+def definition_blocks(statement: Statement) -> list[Block]:
+    """The body of a function (each item of an overloaded one) or of a class."""
+    if isinstance(statement, Decorator):
+        return [statement.func.body]
+    if isinstance(statement, FuncDef):
+        return [statement.body]
+    if isinstance(statement, ClassDef):
+        return [statement.defs]
+    if isinstance(statement, OverloadedFuncDef):
+        return [item.func.body if isinstance(item, Decorator) else item.body for item in statement.items]
+    return []
+
+
+def compound_blocks(statement: Statement) -> list[Block]:
+    """The blocks of a compound statement (``if``, loops, ``with``, ``try``, ``match``)."""
+    if isinstance(statement, IfStmt):
+        blocks = [*statement.body, statement.else_body]
+    elif isinstance(statement, (WhileStmt, ForStmt)):
+        blocks = [statement.body, statement.else_body]
+    elif isinstance(statement, WithStmt):
+        blocks = [statement.body]
+    elif isinstance(statement, TryStmt):
+        blocks = [statement.body, *statement.handlers, statement.else_body, statement.finally_body]
+    elif isinstance(statement, MatchStmt):
+        blocks = list(statement.bodies)
+    elif isinstance(statement, Block):
+        blocks = [statement]
+    else:
+        blocks = []
+    return [block for block in blocks if block is not None]

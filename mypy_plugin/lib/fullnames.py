@@ -13,3 +13,5 @@ JAX_PACKAGE: Final = "jax."
 
 PALLAS: Final = "jax.experimental.pallas"
 """JAX's kernel language, whose kernels write to refs: ``o_ref[...] = x`` is right there."""
+
+JAX_NUMPY: Final = "jax.numpy"

@@ -17,10 +17,10 @@ from typing import Final
 
 from mypy.errorcodes import ErrorCode
 from mypy.errors import ErrorInfo
-from mypy.nodes import Context, MypyFile
+from mypy.nodes import Context, Expression, FuncItem, MypyFile, TypeInfo
 from mypy.options import Options
 from mypy.plugin import CheckerPluginInterface
-from mypy.types import Type
+from mypy.types import Instance, Type, get_proper_type
 
 READS: Final = (
     "TypeChecker.tree",
@@ -31,8 +31,14 @@ READS: Final = (
     "messages.format_type",
     "modulefinder.get_search_dirs",
     "Options.disable_error_code",
+    "TypeChecker.scope",
+    "TypeChecker.lookup_type_or_none",
+    "TypeInfo.metadata['dataclass']",
 )
 """What this module reads of mypy beyond the plugin interface, one name per function below."""
+
+
+DATACLASS_FIELD: Final = "dataclasses.Field"
 
 
 def module_tree(api: CheckerPluginInterface) -> MypyFile | None:
@@ -126,3 +132,73 @@ def disabled_codes(options: Options) -> tuple[Collection[ErrorCode], Sequence[st
     the plugins, so at start-up a plugin's code is found among the names as written. Fallback:
     none disabled."""
     return getattr(options, "disabled_error_codes", set()), getattr(options, "disable_error_code", [])
+
+
+def checker_scope(api: CheckerPluginInterface) -> object | None:
+    """``TypeChecker.scope``: the stack of modules, classes and functions being checked.
+    Fallback: None, and ``current_function`` answers None (as at module level)."""
+    scope = getattr(api, "scope", None)
+    return scope if callable(getattr(scope, "current_function", None)) else None
+
+
+def current_function(api: CheckerPluginInterface) -> FuncItem | None:
+    """The innermost function being checked (``CheckerScope.current_function()``); None at a
+    module's or a class's top level. Fallback: None."""
+    scope = checker_scope(api)
+    try:
+        function = scope.current_function() if scope is not None else None  # type: ignore[attr-defined]
+    except Exception:  # an internal that changed shape
+        return None
+    return function if isinstance(function, FuncItem) else None
+
+
+def type_map_type(api: CheckerPluginInterface, node: Expression) -> Type | None:
+    """``TypeChecker.lookup_type_or_none``: the type mypy gave ``node`` when it checked it (its
+    type map). Fallback: None."""
+    lookup = getattr(api, "lookup_type_or_none", None)
+    try:
+        found = lookup(node) if lookup is not None else None
+    except Exception:  # an internal that changed shape
+        return None
+    return found if isinstance(found, Type) else None
+
+
+def checked_type(api: CheckerPluginInterface, node: Expression) -> Type:
+    """The type of an expression mypy has checked, from its type map, so that nothing is
+    checked twice; for a node not in the map (or without the map), the interface's
+    ``get_expression_type``, which checks it again."""
+    found = type_map_type(api, node)
+    return found if found is not None else api.get_expression_type(node)
+
+
+def replaceable_fields(info: TypeInfo) -> set[str]:
+    """The fields ``dataclasses.replace`` can set on an instance of ``info``: the ``__init__``
+    fields of a frozen class made by the standard library's ``dataclasses.dataclass``, with the
+    ``__init__`` mypy's dataclass plugin made for it. Read from what that plugin records, which
+    mypy's cache keeps (a class from the cache has no decorators to look at): its
+    ``TypeInfo.metadata["dataclass"]`` (``frozen``, the attributes and ``is_in_init``), the
+    ``__dataclass_fields__`` it adds (typed ``dict[str, dataclasses.Field[Any]]`` for the
+    standard decorator only, ``dict[str, Any]`` for classes of other decorators such as
+    ``flax.struct.dataclass`` or equinox modules), and ``SymbolTableNode.plugin_generated`` on
+    ``__init__`` (not a hand-written one). Fallback: none."""
+    try:
+        record = info.metadata.get("dataclass")
+        init = info.names.get("__init__")
+        if not (record and record.get("frozen") and init is not None and init.plugin_generated):
+            return set()
+        if not made_by_the_standard_decorator(info):
+            return set()
+        return {attribute["name"] for attribute in record.get("attributes", []) if attribute.get("is_in_init")}
+    except Exception:  # an internal that changed shape
+        return set()
+
+
+def made_by_the_standard_decorator(info: TypeInfo) -> bool:
+    """Whether mypy's dataclass plugin typed the class's ``__dataclass_fields__`` as the
+    standard decorator makes it: a ``dict`` of ``dataclasses.Field``."""
+    found = info.names.get("__dataclass_fields__")
+    fields = get_proper_type(found.type) if found is not None else None
+    if not isinstance(fields, Instance) or len(fields.args) != 2:
+        return False
+    value = get_proper_type(fields.args[1])
+    return isinstance(value, Instance) and value.type.fullname == DATACLASS_FIELD

@@ -1,9 +1,10 @@
 """Expressions printed back as Python source, for the rewrites the notes suggest.
 
 mypy keeps no source text in its syntax tree, so the common shapes of an assignment target,
-index and value are printed from the nodes: names, attributes, literals, slices, tuples,
-subscripts, calls, unary, binary and comparison operators. Anything else gives None, and the
-note then shows the rewrite with placeholders rather than a wrong one.
+index and value are printed from the nodes: names, attributes, literals, slices, tuples, lists,
+dicts, subscripts, calls, unary, binary, boolean and comparison operators, conditional
+expressions and one-line lambdas. Anything else gives None, and the note then gives the general
+advice rather than a rewrite that is not the code written.
 """
 
 from __future__ import annotations
@@ -16,14 +17,18 @@ from mypy.nodes import (
     CallExpr,
     ComparisonExpr,
     ComplexExpr,
+    ConditionalExpr,
+    DictExpr,
     EllipsisExpr,
     Expression,
     FloatExpr,
     IndexExpr,
     IntExpr,
+    LambdaExpr,
     ListExpr,
-    MemberExpr,
     NameExpr,
+    ReturnStmt,
+    MemberExpr,
     OpExpr,
     SliceExpr,
     StrExpr,
@@ -62,8 +67,22 @@ def source(node: Expression, *, in_subscript: bool = False) -> str | None:
     if isinstance(node, IndexExpr):
         base, index = operand(node.base), source(node.index, in_subscript=True)
         return None if base is None or index is None else f"{base}[{index}]"
+    if isinstance(node, DictExpr):
+        pairs = [(source(key) if key is not None else None, source(item)) for key, item in node.items]
+        if any(key is None or item is None for key, item in pairs):
+            return None
+        return "{" + ", ".join(f"{key}: {item}" for key, item in pairs) + "}"
     if isinstance(node, CallExpr):
         return call_source(node)
+    if isinstance(node, ConditionalExpr):  # only a conditional or a lambda binds looser
+        parts = [source(part) for part in (node.if_expr, node.cond, node.else_expr)]
+        if None in parts:
+            return None
+        value, condition = (f"({text})" if isinstance(part, (ConditionalExpr, LambdaExpr)) else text
+                            for part, text in zip((node.if_expr, node.cond), parts))
+        return f"{value} if {condition} else {parts[2]}"
+    if isinstance(node, LambdaExpr):
+        return lambda_source(node)
     if isinstance(node, UnaryExpr):
         inner = operand(node.expr)
         return None if inner is None else f"{node.op} {inner}" if node.op == "not" else f"{node.op}{inner}"
@@ -84,7 +103,7 @@ def source(node: Expression, *, in_subscript: bool = False) -> str | None:
 def operand(node: Expression) -> str | None:
     """``node`` as source fit to stand inside a larger expression."""
     text = source(node)
-    if text is not None and isinstance(node, (OpExpr, ComparisonExpr, UnaryExpr)):
+    if text is not None and isinstance(node, (OpExpr, ComparisonExpr, UnaryExpr, ConditionalExpr, LambdaExpr)):
         return f"({text})"
     return text
 
@@ -105,3 +124,17 @@ def call_source(node: CallExpr) -> str | None:
             return None
         arguments.append(prefix + text)
     return f"{callee}({', '.join(arguments)})"
+
+
+def lambda_source(node: LambdaExpr) -> str | None:
+    """``lambda a, b: a + b``: positional parameters without defaults, one expression."""
+    if any(kind != ARG_POS or argument.initializer is not None for kind, argument in zip(node.arg_kinds, node.arguments)):
+        return None
+    body = node.body.body
+    if len(body) != 1 or not isinstance(body[0], ReturnStmt) or body[0].expr is None:
+        return None
+    text = source(body[0].expr)
+    if text is None:
+        return None
+    names = ", ".join(argument.variable.name for argument in node.arguments)
+    return f"lambda {names}: {text}" if names else f"lambda: {text}"
