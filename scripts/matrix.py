@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Run the type-check cases and the runtime-truth test for several JAX and mypy releases.
+"""Run the type-check cases, the runtime-truth test, the rewrites written in place and the
+reads of mypy's internals for several JAX and mypy releases.
 
     python scripts/matrix.py [--jax 0.4.31 0.7.2 0.10.2] [--mypy 1.19.0 2.4.1]
 
@@ -27,7 +28,9 @@ WORK = REPO / ".matrix"
 JAX_RELEASES = ["0.4.31", "0.7.2", "0.10.2"]  # oldest supported, one in the middle, newest
 MYPY_RELEASES = ["1.19.0", "2.4.1"]  # lowest and highest supported
 TEST_TOOLS = ["pytest>=8", "pytest-mypy-plugins>=3.1", "PyYAML>=6"]
-TESTS = ["tests/typecheck", "tests/test_runtime_truth.py", "tests/test_mypy_internals.py"]
+TESTS = [
+    "tests/typecheck", "tests/test_runtime_truth.py", "tests/test_mypy_internals.py", "tests/test_rewrites_in_place.py",
+]
 
 
 def sh(command: list[str], log: Path, **kwargs: object) -> None:

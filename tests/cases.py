@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import runpy
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -122,3 +124,27 @@ def load_cases(folder: Path = TYPECHECK) -> list[Case]:
                     )
                 )
     return cases
+
+
+def run_snippet(case: Case, folder: Path, main: str | None = None) -> BaseException | None:
+    """Run ``main`` (by default the case's own) with the case's ``files`` importable, as a fresh
+    ``__main__`` in ``folder/main.py``; return what it raised."""
+    for relative, content in case.files.items():
+        target = folder / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+    path = folder / "main.py"
+    path.write_text(case.main if main is None else main, encoding="utf-8")
+    modules_before = set(sys.modules)
+    sys.path.insert(0, str(folder))
+    try:
+        runpy.run_path(str(path), run_name="__main__")
+    except Exception as error:  # the outcome under test
+        return error
+    finally:
+        sys.path.remove(str(folder))
+        for name in set(sys.modules) - modules_before:
+            module_file = getattr(sys.modules[name], "__file__", None) or ""
+            if module_file.startswith(str(folder)):
+                del sys.modules[name]
+    return None

@@ -13,6 +13,7 @@ The stubs may add exactly one error per misuse sample, on the misuse line, and n
 
 from __future__ import annotations
 
+import hashlib
 import runpy
 import shutil
 from pathlib import Path
@@ -46,7 +47,9 @@ MISUSE, REGRESSION_CASES = sample_cases()
 
 
 def file_name(case: Case) -> str:
-    return "case_" + "".join(ch if ch.isalnum() else "_" for ch in case.name).strip("_") + ".py"
+    """A module name for the case: its name, cut short, and a digest that keeps it unique."""
+    readable = "".join(ch if ch.isalnum() else "_" for ch in case.name).strip("_")[:80]
+    return f"case_{readable}_{hashlib.sha256(case.name.encode()).hexdigest()[:10]}.py"
 
 
 @pytest.fixture(scope="session")

@@ -153,3 +153,28 @@ def test_config_data_names_the_versions() -> None:
     assert data[0]["plugin"] == __version__
     assert data[0]["jax"] and data[0]["stubs"]
     json.dumps(data[0])
+
+
+LAYER = "import dataclasses\nimport jax\n\n@dataclasses.dataclass(frozen=True)\nclass Layer:\n    w: jax.Array\n"
+UPDATE = "import dataclasses\nfrom PKG.layers import Layer\n\ndef update(layer: Layer) -> None:\n    layer.w[0] = 1.0\n"
+REPLACED = '"layer = dataclasses.replace(layer, w=layer.w.at[0].set(1.0))"'
+REBOUND = '"layer.w = layer.w.at[0].set(1.0)"'
+
+
+def test_rewrite_reads_a_class_from_the_cache_as_from_its_source(tmp_path: Path) -> None:
+    """A frozen dataclass in a module mypy takes from its cache is rebuilt as one parsed anew."""
+    package = Package(tmp_path, "p_cache")
+    files = [package.write("layers", LAYER), package.write("main", UPDATE)]
+    first = run_mypy(tmp_path, *files, cache=tmp_path / "cache")
+    package.write("main", UPDATE + "# edited: only this module is checked again\n")
+    second = run_mypy(tmp_path, *files, cache=tmp_path / "cache")
+    assert REPLACED in first.stdout and REPLACED in second.stdout, first.stdout + second.stdout
+
+
+def test_daemon_rewrite_follows_a_class_in_another_file(package: Package, dmypy: Run) -> None:
+    files = [package.write("layers", LAYER), package.write("main", UPDATE)]
+    assert REPLACED in dmypy(*files).stdout
+    package.write("layers", LAYER.replace("(frozen=True)", ""))
+    assert REBOUND in dmypy(*files).stdout
+    package.write("layers", LAYER)
+    assert REPLACED in dmypy(*files).stdout

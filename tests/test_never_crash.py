@@ -23,8 +23,9 @@ EXAMPLES = int(os.environ.get("JAX_STUBS_FUZZ_EXAMPLES", "4"))
 BATCH = 25
 
 HEADER = '''\
+import dataclasses
 import functools
-from typing import Any, Generic, NoReturn, Optional, TypeVar, Union, cast, overload
+from typing import Any, Final, Generic, NamedTuple, NoReturn, Optional, TypeVar, Union, cast, overload
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -40,6 +41,26 @@ args: tuple[Any, ...] = (dev,)
 kwargs: dict[str, Any] = {}
 
 class Sub(jax.Array): ...
+
+class Pair(NamedTuple):
+    a: jax.Array
+    b: Sub
+
+@dataclasses.dataclass(frozen=True)
+class Frozen:
+    w: jax.Array
+    n: int = dataclasses.field(init=False, default=0)
+
+class Prop:
+    @property
+    def w(self) -> jax.Array:
+        return x
+
+pair = Pair(x, cast(Sub, x))
+frozen = Frozen(x)
+prop = Prop()
+tup: tuple[jax.Array, Sub] = (x, cast(Sub, x))
+FIXED: Final = x
 
 class Own(jax.Array):
     def to_device(self, device: Any, *, stream: Any = None) -> jax.Array:  # type: ignore[override]
@@ -71,6 +92,8 @@ RECEIVERS = [
     "jax.Array", "type(x)", "Box(x).item", "wrap(x)", "untyped(x)", "(x + 1)", "x[0]", "x.T",
     "(lambda v: v)(x)", "getattr(x, 'sum')()", "jax.device_put(x)", "np.zeros(3)", "Sub",
     "cast(type[jax.Array], type(x))", "undefined_name",
+    "pair.a", "pair.b", "pair[0]", "frozen.w", "prop.w", "tup[0]", "tup[1]", "tup[-1]", "FIXED",
+    "[pair][0].a", "{'k': frozen}['k'].w",
 ]
 STREAMS = [
     "None", "0", "-1", "s_any", "s_opt", "object()", "'s'", "undefined_name", "never()",
@@ -104,6 +127,9 @@ CALLS = [
     "{r}[:][0] **= {s}",
     "{r}[lambda: 0] @= {s}",
     "{r}.at[{s}].set(1)",
+    "{r}[0], {r}[1] = {s}, {s}",
+    "{r}[{r} > 0] = {s}",
+    "for item in [{r}]:\n        item[0] = {s}",
 ]
 SURROUNDINGS = [
     "{c}",

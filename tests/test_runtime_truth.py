@@ -11,14 +11,12 @@
 
 from __future__ import annotations
 
-import runpy
-import sys
 import traceback
 from pathlib import Path
 
 import pytest
 
-from cases import RULES, Case, load_cases
+from cases import RULES, Case, load_cases, run_snippet
 
 CASES = load_cases()
 
@@ -38,29 +36,6 @@ def expected_outcome(case: Case) -> str:
         assert not case.out, "a case with other diagnostics must state its runtime outcome"
         return "runs"
     return case.runtime
-
-
-def run_snippet(case: Case, folder: Path) -> BaseException | None:
-    """Run ``main`` with its ``files`` importable, as a fresh ``__main__``; return what it raised."""
-    for relative, content in case.files.items():
-        target = folder / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content, encoding="utf-8")
-    main = folder / "main.py"
-    main.write_text(case.main, encoding="utf-8")
-    modules_before = set(sys.modules)
-    sys.path.insert(0, str(folder))
-    try:
-        runpy.run_path(str(main), run_name="__main__")
-    except Exception as error:  # the outcome under test
-        return error
-    finally:
-        sys.path.remove(str(folder))
-        for name in set(sys.modules) - modules_before:
-            module_file = getattr(sys.modules[name], "__file__", None) or ""
-            if module_file.startswith(str(folder)):
-                del sys.modules[name]
-    return None
 
 
 def raising_line(error: BaseException, main: Path) -> int | None:

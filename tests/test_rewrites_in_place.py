@@ -1,0 +1,258 @@
+"""Every rewrite a rule prints type-checks and runs where it is written.
+
+mypy checks every YAML case (``tests/typecheck``) once, and each rewrite its notes print (the
+``.at[]`` form, the ``jnp.where`` form) is written in place of the reported statement, with the
+imports the note says it needs on the same line. Then:
+
+1. mypy with the plugin reports nothing on that line (every rewritten case in one run);
+2. where the reported line is a real misuse (it raises under JAX), the rewritten case runs, and
+   the updated array, read where the note says it is (``then use "t_updated" for "t"``), equals
+   what NumPy's in-place statement leaves in that place: the original case run with
+   ``jax.numpy`` replaced by NumPy, the target read right after the statement.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jax
+import numpy as np
+import pytest
+
+from cases import RULES, Case, load_cases, run_snippet
+from mypy_runs import run_mypy
+
+CASES = load_cases()
+NOTE = re.compile(
+    r'^(?P<module>case_\d+)\.py:(?P<line>\d+): note: '
+    r'(?:Use "\.at\[\]", which returns an updated copy(?:; .*, so keep it under a new name)?: '
+    r'|Under jax\.jit a boolean mask cannot index; for a scalar value write )'
+    r'"(?P<statement>.*?)"(?:, then use "(?P<new>[^"]+)" for "(?P<old>[^"]+)")?(?: \(needs (?P<imports>.*)\))?$',
+    re.MULTILINE,
+)
+ERROR = re.compile(r"^(?P<module>case_\d+_\d+)\.py:(?P<line>\d+): error: (?P<message>.*)$", re.MULTILINE)
+KEEP, SNAPSHOT = "jax_stubs_keep", "jax_stubs_snapshot"
+NO_NUMPY_RUN = {
+    "test_item_assignment::item_assignment_inside_jit": "under jax.jit the function receives tracers, not NumPy arrays",
+    "test_item_assignment::item_assignment_inside_vmap": "under jax.vmap the function receives tracers, not NumPy arrays",
+    "test_rewrite_places::rewrite_of_a_mask_without_jax_numpy_imported": "its array comes from jax.random",
+}
+"""Cases whose original statement cannot run on NumPy arrays: their rewrite runs, uncompared."""
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """One printed rewrite of one case, and the case written with it."""
+
+    case: Case
+    line: int
+    statement: str
+    imports: tuple[str, ...]
+    renamed: tuple[str, str] | None
+    module: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.case.name}:{self.line}:{self.statement}"
+
+    @property
+    def target(self) -> str:
+        """The array the original statement changes, as source (``x``, ``p.b``, ``x.T``)."""
+        return ast.unparse(assigned_array(reported_statement(self.case.main, self.line)))
+
+    @property
+    def updated(self) -> str:
+        """Where the updated array is after the rewrite: the target, or the new name for it."""
+        if self.renamed is None:
+            return self.target
+        new, old = self.renamed
+        assert self.target.startswith(old), (self.target, old)
+        return new + self.target[len(old):]
+
+    def written(self, *, probe: bool = False) -> str:
+        """The case with the rewrite in place of the reported statement."""
+        code = "; ".join([*self.imports, self.statement] + ([f"{SNAPSHOT}({self.updated})"] if probe else []))
+        return in_place_of_statement(self.case.main, self.line, code)
+
+    def numpy_original(self) -> str:
+        """The case as written, taking a snapshot of the target right after the statement."""
+        statement = reported_statement(self.case.main, self.line)
+        original = ast.get_source_segment(self.case.main, statement) or ""
+        return in_place_of_statement(self.case.main, self.line, f"{KEEP}({self.target}); {original}; {SNAPSHOT}()")
+
+
+def reported_statement(source: str, line: int) -> ast.stmt:
+    """The item assignment on ``line``: the one statement there that assigns to an item."""
+    found = [node for node in ast.walk(ast.parse(source)) if isinstance(node, (ast.Assign, ast.AugAssign))
+             and node.lineno == line and isinstance(assigned_item(node), ast.Subscript)]
+    assert len(found) == 1, (line, source)
+    return found[0]
+
+
+def assigned_item(statement: ast.Assign | ast.AugAssign) -> ast.expr:
+    target = statement.target if isinstance(statement, ast.AugAssign) else statement.targets[0]
+    return target.elts[0] if isinstance(target, ast.Tuple) else target
+
+
+def assigned_array(statement: ast.stmt) -> ast.expr:
+    assert isinstance(statement, (ast.Assign, ast.AugAssign))
+    item = assigned_item(statement)
+    assert isinstance(item, ast.Subscript)
+    return item.value
+
+
+def in_place_of_statement(source: str, line: int, code: str) -> str:
+    """``source`` with the statement on ``line`` replaced by ``code`` (other statements on that
+    line, such as a ``global`` declaration before it, stay)."""
+    statement = reported_statement(source, line)
+    lines = source.splitlines(keepends=True)
+    text = lines[line - 1]
+    lines[line - 1] = text[: statement.col_offset] + code + text[statement.end_col_offset:]
+    return "".join(lines)
+
+
+def groups() -> dict[str, list[int]]:
+    """The cases by their mypy configuration (cases that bring files of their own are left out:
+    none of them prints a rewrite, and their files would meet in one folder)."""
+    found: dict[str, list[int]] = {}
+    for index, case in enumerate(CASES):
+        if not case.files:
+            found.setdefault(case.mypy_config, []).append(index)
+    return found
+
+
+def rewrites_in(folder: Path) -> list[Rewrite]:
+    """Every rewrite the notes print for the cases, from one mypy run per configuration."""
+    found: list[Rewrite] = []
+    for config, indexes in groups().items():
+        group = folder / f"group_{indexes[0]}"
+        group.mkdir()
+        for index in indexes:
+            (group / f"case_{index}.py").write_text(CASES[index].main, encoding="utf-8")
+        result = run_mypy(group, *(f"case_{index}.py" for index in indexes), plugin=False, extra=config)
+        for match in NOTE.finditer(result.stdout):
+            index = int(match["module"].split("_")[1])
+            imports = tuple(re.findall(r'"([^"]+)"', match["imports"] or ""))
+            renamed = (match["new"], match["old"]) if match["new"] else None
+            found.append(Rewrite(CASES[index], int(match["line"]), match["statement"], imports, renamed, config))
+    return found
+
+
+@pytest.fixture(scope="module")
+def rewrites(tmp_path_factory: pytest.TempPathFactory) -> list[Rewrite]:
+    return rewrites_in(tmp_path_factory.mktemp("originals"))
+
+
+@pytest.fixture(scope="module")
+def errors_on_rewritten_lines(rewrites: list[Rewrite], tmp_path_factory: pytest.TempPathFactory) -> dict[int, list[str]]:
+    """mypy's errors on each rewritten line, by the rewrite's position in ``rewrites``."""
+    folder = tmp_path_factory.mktemp("rewritten")
+    found: dict[int, list[str]] = {index: [] for index in range(len(rewrites))}
+    for config in {rewrite.module for rewrite in rewrites}:
+        group = folder / f"group_{len(list(folder.iterdir()))}"
+        group.mkdir()
+        names = []
+        for index, rewrite in enumerate(rewrites):
+            if rewrite.module == config:
+                names.append(f"case_{index}_0.py")
+                (group / names[-1]).write_text(rewrite.written(), encoding="utf-8")
+        result = run_mypy(group, *names, plugin=False, extra=config)
+        for match in ERROR.finditer(result.stdout):
+            index = int(match["module"].split("_")[1])
+            if int(match["line"]) == rewrites[index].line:
+                found[index].append(match["message"])
+    return found
+
+
+def test_rewrites_are_found(rewrites: list[Rewrite]) -> None:
+    """The notes of the YAML cases print rewrites, of every kind the places module knows."""
+    statements = [rewrite.statement for rewrite in rewrites]
+    assert len(rewrites) >= 60
+    for form in ["._replace(", ".replace(", " = (", "_updated = ", ".where(", ".at[0].set(1.0).at[1]"]:
+        assert any(form in statement for statement in statements), form
+    assert any(rewrite.imports for rewrite in rewrites)
+
+
+def test_every_rewrite_type_checks_in_place(rewrites: list[Rewrite], errors_on_rewritten_lines: dict[int, list[str]]) -> None:
+    wrong = {rewrites[index].name: messages for index, messages in errors_on_rewritten_lines.items() if messages}
+    assert not wrong
+
+
+@contextmanager
+def numpy_for_jax_numpy() -> Iterator[None]:
+    """``jax.numpy`` is NumPy while the block runs: the case's arrays are NumPy's, mutable."""
+    saved = sys.modules["jax.numpy"], jax.numpy
+    sys.modules["jax.numpy"] = np
+    jax.numpy = np
+    try:
+        yield
+    finally:
+        sys.modules["jax.numpy"], jax.numpy = saved
+
+
+def concrete(value: Any) -> Any:
+    """A NumPy copy of ``value``; None for a traced value (under ``jax.jit`` or ``jax.vmap``)."""
+    if isinstance(value, jax.core.Tracer):
+        return None
+    return np.array(value)
+
+
+@contextmanager
+def probes() -> Iterator[list[Any]]:
+    """``jax_stubs_keep(x)`` and ``jax_stubs_snapshot(x=kept)`` as builtins; the snapshots
+    (NumPy copies, None for traced values) are yielded."""
+    kept: list[Any] = []
+    snapshots: list[Any] = []
+    setattr(builtins, KEEP, kept.append)
+    setattr(builtins, SNAPSHOT, lambda value=None: snapshots.append(concrete(kept[-1] if value is None else value)))
+    try:
+        yield snapshots
+    finally:
+        delattr(builtins, KEEP)
+        delattr(builtins, SNAPSHOT)
+
+
+def real_misuse(rewrite: Rewrite) -> bool:
+    """Whether the reported line is a misuse that raises under JAX (not a Pallas ref)."""
+    return any(line == rewrite.line and rewrite.case.runtime in (None, rule.exception)
+               for line, rule in rewrite.case.misuses)
+
+
+def test_every_rewrite_runs_as_numpy_does(rewrites: list[Rewrite], tmp_path: Path) -> None:
+    compared, failures = set(), []
+    for index, rewrite in enumerate(rewrites):
+        if not real_misuse(rewrite):
+            continue
+        folder = tmp_path / f"case_{index}"
+        folder.mkdir()
+        with probes() as after_rewrite:
+            error = run_snippet(rewrite.case, folder, rewrite.written(probe=True))
+        if error is not None or not after_rewrite:
+            failures.append(f"{rewrite.name}: raised {error!r}")
+            continue
+        with numpy_for_jax_numpy(), probes() as after_numpy:
+            run_snippet(rewrite.case, folder, rewrite.numpy_original())
+        if not after_numpy or after_rewrite[0] is None:
+            if rewrite.case.name.split("[")[0] not in NO_NUMPY_RUN:
+                failures.append(f"{rewrite.name}: the original did not run on NumPy arrays")
+            continue
+        if after_rewrite[0].shape != after_numpy[0].shape or not np.allclose(after_rewrite[0], after_numpy[0]):
+            failures.append(f"{rewrite.name}: {after_rewrite[0]} after the rewrite, {after_numpy[0]} with NumPy")
+        compared.add(rewrite.case.name)
+    assert not failures, "\n".join(failures)
+    assert len(compared) >= 50
+    unused = set(NO_NUMPY_RUN) - {rewrite.case.name.split("[")[0] for rewrite in rewrites}
+    assert not unused, unused
+
+
+def test_the_rule_of_every_rewrite_is_known(rewrites: list[Rewrite]) -> None:
+    codes = {rule.code for rewrite in rewrites for line, rule in rewrite.case.misuses if line == rewrite.line}
+    assert codes <= {rule.code for rule in RULES} and codes
