@@ -1,5 +1,5 @@
-"""A data-loading step ported from PyTorch, where passing a stream and writing into a tensor
-were normal.
+"""A data-loading step ported from PyTorch, where passing a stream, writing into a tensor and
+branching on a flag or a mask were normal.
 
 ``mypy examples/`` (with the package installed) reports each misuse below under its rule's
 code; at run time each raises on the line mypy reports.
@@ -7,6 +7,7 @@ code; at run time each raises on the line mypy reports.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import jax
@@ -30,6 +31,28 @@ def mask_padding(batch: jax.Array, length: int) -> jax.Array:
     # torch: batch[length:] = 0 writes into the tensor; JAX arrays are immutable.
     batch[length:] = 0.0
     return batch
+
+
+@jax.jit
+def normalise(batch: jax.Array, training: bool) -> jax.Array:
+    # torch: "if training:" tests a Python flag; under jax.jit every argument is traced.
+    if training:
+        batch = batch * 0.5
+    return batch
+
+
+@jax.jit
+def drop_padding(batch: jax.Array) -> jax.Array:
+    # torch: batch[batch != 0] keeps the nonzero entries; under jax.jit shapes must be fixed.
+    return batch[batch != 0]
+
+
+@partial(jax.jit, static_argnames=("training",))
+def normalise_fixed(batch: jax.Array, training: bool) -> jax.Array:
+    # What to write instead: the flag static, the padding kept as zeros with jnp.where.
+    if training:
+        batch = batch * 0.5
+    return jnp.where(batch != 0, batch, 0.0)
 
 
 def fixed(batch: jax.Array, device: Device, length: int) -> jax.Array:

@@ -29,7 +29,7 @@ JAX_RELEASES = ["0.4.31", "0.7.2", "0.10.2"]  # oldest supported, one in the mid
 MYPY_RELEASES = ["1.19.0", "2.4.1"]  # lowest and highest supported
 TEST_TOOLS = ["pytest>=8", "pytest-mypy-plugins>=3.1", "PyYAML>=6"]
 TESTS = [
-    "tests/typecheck", "tests/test_runtime_truth.py", "tests/test_mypy_internals.py", "tests/test_rewrites_in_place.py",
+    "tests/typecheck", "tests/test_runtime_truth.py", "tests/test_mypy_internals.py", "tests/test_rewrites_in_place.py", "tests/test_traced_tables.py",
 ]
 
 

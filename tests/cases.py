@@ -29,6 +29,8 @@ class Rule:
     """What JAX's exception says (searched: its wording changes between JAX releases)."""
 
 
+CONCRETIZATION = re.compile(r"Abstract tracer value encountered where concrete value is expected")
+
 RULES = [
     Rule(
         "jax-to-device-stream",
@@ -42,7 +44,31 @@ RULES = [
         "TypeError",
         re.compile(r"JAX arrays are\s+immutable"),
     ),
+] + [
+    Rule(code, re.compile(rf"^main:(\d+): error: .* under jax\.(?:jit|vmap); JAX raises {exception}  \[{code}\]$"),
+         exception, message)
+    for (code, exception), message in {
+        ("jax-traced-value", "TracerBoolConversionError"): re.compile(r"^Attempted boolean conversion of traced array"),
+        ("jax-traced-value", "ConcretizationTypeError"): CONCRETIZATION,
+        ("jax-traced-value", "TracerIntegerConversionError"): re.compile(r"^The __index__\(\) method was called on traced array"),
+        ("jax-traced-value", "TracerArrayConversionError"):
+            re.compile(r"^The numpy\.ndarray conversion method __array__\(\) was called on traced array"),
+        ("jax-traced-shape", "NonConcreteBooleanIndexError"): re.compile(r"^Array boolean indices must be concrete"),
+        ("jax-traced-shape", "ConcretizationTypeError"): CONCRETIZATION,
+    }.items()
 ]
+"""A rule may raise several exceptions, one per kind of site: each has its entry, and the
+error names the exception JAX raises."""
+
+
+def rule_for(code: str, message: str) -> Rule:
+    """The entry of ``RULES`` for an error of ``code``: where a code has several (one per
+    exception), the one whose exception the message names."""
+    found = [rule for rule in RULES if rule.code == code]
+    if len(found) > 1:
+        found = [rule for rule in found if f"JAX raises {rule.exception}" in message]
+    [rule] = found
+    return rule
 
 
 @dataclass
@@ -55,6 +81,9 @@ class Case:
     runtime: str | None = None
     runtime_reason: str | None = None
     regex: bool = False
+    skip: str | None = None
+    """pytest-mypy-plugins' ``skip``: an expression true where the case does not apply (a
+    JAX release without the form it uses)."""
     unseen_by_stubs: str | None = None
     """Why a misuse that mypy reports is invisible to the stubs alone, where the reported type
     does not show it (a TypeVar bound to ``Optional[Any]``)."""
@@ -92,6 +121,11 @@ class Case:
         )
 
     @property
+    def skipped(self) -> bool:
+        """Whether the case does not apply here, by its ``skip`` expression."""
+        return self.skip is not None and bool(eval(self.skip))  # noqa: S307 (the case's own expression)
+
+    @property
     def uses_plugin(self) -> bool:
         return "mypy_plugin" in self.mypy_config
 
@@ -121,6 +155,7 @@ def load_cases(folder: Path = TYPECHECK) -> list[Case]:
                         runtime_reason=raw.get("runtime_reason"),
                         regex=bool(raw.get("regex", False)),
                         unseen_by_stubs=raw.get("unseen_by_stubs"),
+                        skip=raw.get("skip"),
                     )
                 )
     return cases

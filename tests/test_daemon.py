@@ -19,6 +19,8 @@ from mypy_runs import MISUSE, Daemon, run_mypy, shared_cache
 
 CODE = "[jax-to-device-stream]"
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
+JITTED = "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef step(x: jax.Array) -> jax.Array:\n    BODY\n    return x\n"
+"""A jitted function; ``BODY`` is its first statement."""
 
 
 @pytest.fixture(scope="module")
@@ -52,29 +54,29 @@ def dmypy(daemon: Daemon) -> Run:
     return daemon.check
 
 
+def follows_edits(package: Package, dmypy: Run, versions: list[tuple[str, str | None]]) -> None:
+    """Write each version of ``main`` in turn and check it on the daemon: the report holds the
+    text given (exit status 1), or there is none (None, exit status 0)."""
+    for text, expected in versions:
+        main = package.write("main", text)
+        result = dmypy(main)
+        if expected is None:
+            assert result.returncode == 0 and "Success" in result.stdout, result.stdout + result.stderr
+        else:
+            assert result.returncode == 1 and expected.replace("MAIN", main) in result.stdout, result.stdout
+
+
 def test_daemon_reports_drops_and_reports_again(package: Package, dmypy: Run) -> None:
-    main = package.write("main", MISUSE)
-    first = dmypy(main)
-    assert first.returncode == 1 and f"{main}:4: error:" in first.stdout and CODE in first.stdout
-    package.write("main", FIXED)
-    fixed = dmypy(main)
-    assert fixed.returncode == 0 and "Success" in fixed.stdout, fixed.stdout + fixed.stderr
-    package.write("main", MISUSE)
-    again = dmypy(main)
-    assert again.returncode == 1 and CODE in again.stdout
+    follows_edits(package, dmypy, [(MISUSE, "MAIN:4: error: "), (FIXED, None), (MISUSE, CODE)])
 
 
 def test_daemon_reports_item_assignment_across_edits(package: Package, dmypy: Run) -> None:
     assigns = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx[0] = 1.0\n"
-    main = package.write("main", assigns)
-    first = dmypy(main)
-    assert first.returncode == 1 and f"{main}:4: error:" in first.stdout and "[jax-immutable-array]" in first.stdout
-    package.write("main", assigns.replace("x[0] = 1.0", "x = x.at[0].set(1.0)"))
-    fixed = dmypy(main)
-    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
-    package.write("main", assigns.replace("x[0] = 1.0", "x[1:] *= 2.0"))
-    again = dmypy(main)
-    assert again.returncode == 1 and '("*=")' in again.stdout and ".multiply(2.0)" in again.stdout
+    follows_edits(package, dmypy, [
+        (assigns, "MAIN:4: error: \"Array\" does not support item assignment"),
+        (assigns.replace("x[0] = 1.0", "x = x.at[0].set(1.0)"), None),
+        (assigns.replace("x[0] = 1.0", "x[1:] *= 2.0"), 'MAIN:4: note: Use ".at[]", which returns an updated copy: "x = x.at[1:].multiply(2.0)"'),
+    ])
 
 
 def test_daemon_follows_a_base_class_in_another_file(package: Package, dmypy: Run) -> None:
@@ -138,6 +140,18 @@ def test_incremental_run_reports_from_a_warm_cache(tmp_path: Path) -> None:
     assert runs[0].stdout == runs[1].stdout and CODE in runs[1].stdout
 
 
+def test_incremental_run_follows_an_edit_of_a_jitted_function(tmp_path: Path) -> None:
+    """With the cache of the previous run, the edited module is checked again and its report
+    follows the edit; an unchanged one is served from the cache with its report."""
+    (tmp_path / "main.py").write_text(JITTED.replace("BODY", "if x.sum() > 0:\n        x = -x"))
+    (tmp_path / "other.py").write_text(JITTED.replace("BODY", "n = int(x.max())"))
+    first = run_mypy(tmp_path, "main.py", "other.py")
+    assert first.returncode == 1 and 'main.py:6: error: "if"' in first.stdout and 'other.py:6: error: "int()"' in first.stdout
+    (tmp_path / "main.py").write_text(JITTED.replace("BODY", "x = jnp.where(x.sum() > 0, -x, x)"))
+    second = run_mypy(tmp_path, "main.py", "other.py")
+    assert "main.py" not in second.stdout and 'other.py:6: error: "int()"' in second.stdout, second.stdout
+
+
 def test_config_data_names_the_versions() -> None:
     from mypy.options import Options
     from mypy.plugin import ReportConfigContext
@@ -178,3 +192,25 @@ def test_daemon_rewrite_follows_a_class_in_another_file(package: Package, dmypy:
     assert REBOUND in dmypy(*files).stdout
     package.write("layers", LAYER)
     assert REPLACED in dmypy(*files).stdout
+
+
+
+def test_daemon_follows_edits_of_a_jitted_function(package: Package, dmypy: Run) -> None:
+    follows_edits(package, dmypy, [
+        (JITTED.replace("BODY", "if x.sum() > 0:\n        x = -x"), 'MAIN:6: error: "if" needs the Python value'),
+        (JITTED.replace("BODY", "x = jnp.where(x.sum() > 0, -x, x)"), None),
+        (JITTED.replace("BODY", "while x.max() > 1:\n        x = x / 2"), 'MAIN:6: error: "while" needs the Python value'),
+    ])
+
+
+def test_daemon_reports_in_files_added_while_it_runs(package: Package, dmypy: Run) -> None:
+    """The daemon checks new files one target at a time, the jitted function after the helper
+    it imports: the report made when it checked the decorator stays."""
+    helpers = package.write("helpers", "import jax\n\ndef total(x: jax.Array) -> jax.Array:\n    return x.sum()\n")
+    main = package.write("main", JITTED.replace("BODY", "if total(x) > 0:\n        x = -x").replace(
+        "import jax.numpy as jnp\n", "import jax.numpy as jnp\nfrom PKG.helpers import total\n"))
+    first = dmypy(main, helpers)
+    assert first.returncode == 1 and f"{main}:7: error: \"if\"" in first.stdout, first.stdout
+    package.write("main", (package.root / main).read_text().replace("if total(x) > 0:", "if x.ndim > 0:"))
+    fixed = dmypy(main, helpers)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr

@@ -18,17 +18,20 @@ import jax
 import jax.numpy as jnp
 import pytest
 
-from cases import RULES
+from cases import RULES, rule_for
 from checkers import CHECKERS, PYREFLY_CONFIG, run
 from mypy_runs import BIN, PYTHON
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "ported_from_torch.py"
-REPORTED = re.compile(r"^examples/ported_from_torch\.py:(\d+): error: .*  \[([\w-]+)\]$", re.MULTILINE)
+REPORTED = re.compile(r"^examples/ported_from_torch\.py:(\d+): error: (.*)  \[([\w-]+)\]$", re.MULTILINE)
 CALLS: dict[str, Callable[[Any], tuple[Any, ...]]] = {
     "to_accelerator": lambda device: (jnp.arange(4.0), device, 1),
     "from_cupy": lambda device: (jnp.arange(4.0), device, object()),  # a stream of an untyped library
     "mask_padding": lambda device: (jnp.arange(4.0), 2),
+    "normalise": lambda device: (jnp.arange(4.0), True),
+    "drop_padding": lambda device: (jnp.arange(4.0),),
+    "normalise_fixed": lambda device: (jnp.arange(4.0), True),
     "fixed": lambda device: (jnp.arange(4.0), device, 2),
 }
 """Arguments for each function of the example, called by the runtime test."""
@@ -48,7 +51,7 @@ def test_demo_output_is_what_the_readme_shows() -> None:
     shown = re.search(r"```\n(examples/ported_from_torch\.py:.*?)```", readme, re.DOTALL)
     assert shown is not None, "the README shows the demo's output"
     assert result.stdout == shown.group(1)
-    assert {code for _, code in REPORTED.findall(result.stdout)} == {rule.code for rule in RULES}
+    assert {code for _, _, code in REPORTED.findall(result.stdout)} == {rule.code for rule in RULES}
 
 
 def enclosing_functions() -> dict[int, str]:
@@ -60,8 +63,8 @@ def enclosing_functions() -> dict[int, str]:
 
 def test_example_raises_where_mypy_reports() -> None:
     """Each reported function, called, raises its rule's exception from the reported line;
-    the function with no report (what to write instead) runs."""
-    reported = {int(line): code for line, code in REPORTED.findall(mypy_on_examples().stdout)}
+    the functions with no report (what to write instead) run."""
+    reported = {int(line): rule_for(code, message) for line, message, code in REPORTED.findall(mypy_on_examples().stdout)}
     functions = enclosing_functions()
     assert set(functions.values()) == set(CALLS)
     example = runpy.run_path(str(EXAMPLE), run_name="example")
@@ -74,13 +77,13 @@ def test_example_raises_where_mypy_reports() -> None:
             example[name](*arguments(device))
             continue
         [line] = lines
-        [rule] = [rule for rule in RULES if rule.code == reported[line]]
+        rule = reported[line]
         with pytest.raises(Exception) as raised:
             example[name](*arguments(device))
         assert type(raised.value).__name__ == rule.exception and rule.message.search(str(raised.value)), raised.value
         frames = [f.lineno for f in traceback.extract_tb(raised.value.__traceback__) if f.filename == str(EXAMPLE)]
         assert frames[-1] == line, (name, frames)
-    assert unreported == ["fixed"]
+    assert unreported == ["normalise_fixed", "fixed"]
 
 
 @pytest.mark.parametrize("name", CHECKERS)

@@ -41,6 +41,10 @@ def probe(ctx):
     function = mypy_internals.current_function(api)
     error = api.fail("probed", ctx.context, code=CODE)
     argument = mypy_internals.type_map_type(api, ctx.args[0][0])
+    with api.msg.filter_errors():  # a watcher that discards, as while mypy tries overload items
+        with mypy_internals.unwatched(api) as shown:
+            if shown:
+                api.fail("past the watcher", ctx.context, code=CODE)
     FOUND[f"{api.path}:{ctx.context.line}"] = {
         "TypeChecker.tree": tree.fullname if tree is not None else None,
         "Errors.get_watchers": mypy_internals.error_watchers(api) is not None,
@@ -49,6 +53,7 @@ def probe(ctx):
         "TypeChecker.scope": function.name if function is not None else None,
         "TypeChecker.lookup_type_or_none": str(argument),
         "TypeInfo.metadata['dataclass']": sorted(mypy_internals.replaceable_fields(argument.type)),
+        "Errors._watchers": shown,
     }
     with open(os.environ["PROBE_OUT"], "w") as out:
         json.dump(FOUND, out)
@@ -99,6 +104,8 @@ def probed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]
     found: dict[str, dict[str, Any]] = json.loads(out.read_text())
     assert {"hidden.py:18", "shown.py:14", "shown.py:17"} <= set(found), found
     assert "shown.py:14: note: tied" in result.stdout, result.stdout
+    assert "shown.py:17: error: past the watcher" in result.stdout, result.stdout
+    assert "hidden.py" not in result.stdout, result.stdout
     return found
 
 
@@ -140,6 +147,13 @@ def test_fields_dataclasses_replace_sets(probed: dict[str, dict[str, Any]]) -> N
     assert probed["shown.py:14"]["TypeInfo.metadata['dataclass']"] == ["w"]
 
 
+def test_errors_past_the_watchers(probed: dict[str, dict[str, Any]]) -> None:
+    """An error reported past a discarding watcher reaches the user (checked in the fixture);
+    in a module whose errors are ignored nothing is told shown."""
+    assert probed["shown.py:17"]["Errors._watchers"] is True
+    assert probed["hidden.py:18"]["Errors._watchers"] is False
+
+
 def test_format_type() -> None:
     from mypy.messages import format_type
 
@@ -168,6 +182,6 @@ def test_every_read_is_tested() -> None:
         "TypeChecker.tree", "Errors.get_watchers", "ErrorWatcher._filter", "MessageBuilder.prefer_simple_messages",
         "MessageBuilder.note(parent_error=)", "messages.format_type", "modulefinder.get_search_dirs",
         "Options.disable_error_code", "TypeChecker.scope", "TypeChecker.lookup_type_or_none",
-        "TypeInfo.metadata['dataclass']",
+        "TypeInfo.metadata['dataclass']", "Errors._watchers",
     }
     assert set(mypy_internals.READS) == tested

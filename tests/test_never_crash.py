@@ -130,6 +130,9 @@ CALLS = [
     "{r}[0], {r}[1] = {s}, {s}",
     "{r}[{r} > 0] = {s}",
     "for item in [{r}]:\n        item[0] = {s}",
+    "if {r}.sum() > {s}:\n        pass",
+    "int({r}) + len(range({s}))",
+    "{r}[{r} > {s}], jnp.nonzero({r}, size={s}), np.tanh({r})",
 ]
 SURROUNDINGS = [
     "{c}",
@@ -142,6 +145,10 @@ SURROUNDINGS = [
     "f2 = lambda: {c}",
     "if isinstance(either, jax.Array):\n    {c}",
     "try:\n    {c}\nexcept NotImplementedError:\n    pass",
+    "@functools.partial(jax.jit, static_argnums=s_any)\ndef pj(v: jax.Array, n: int) -> jax.Array:\n    if n > 0 and v.sum():\n        {c}\n    return v",
+    "@jax.vmap\ndef vm(v: jax.Array) -> jax.Array:\n    while v > 0:\n        {c}\n    return v[v > 0]",
+    "def plain(v: jax.Array, n: int) -> jax.Array:\n    {c}\n    return v\n\njitted = jax.jit(plain, static_argnames=('n', 1))",
+    "@jax.jit\ndef jw(v: jax.Array, *rest: int, **more: Any) -> Any:\n    with jax.ensure_compile_time_eval():\n        {c}\n    return [int(w) for w in v if w] or np.asarray(v)",
 ]
 # Code that does not parse: mypy stops at its syntax error, and nothing may crash on the way.
 BREAKAGES = [")", "(", "stream=", ", stream=1, stream=2)", " + ", "\n    )", "def"]

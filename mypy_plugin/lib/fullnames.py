@@ -15,3 +15,10 @@ PALLAS: Final = "jax.experimental.pallas"
 """JAX's kernel language, whose kernels write to refs: ``o_ref[...] = x`` is right there."""
 
 JAX_NUMPY: Final = "jax.numpy"
+
+JIT: Final = "jax._src.api.jit"
+VMAP: Final = "jax._src.api.vmap"
+"""Where ``jax.jit`` and ``jax.vmap`` are defined (``jax/__init__.py`` re-exports them)."""
+ENSURE_COMPILE_TIME_EVAL: Final = "jax._src.core.ensure_compile_time_eval"
+PARTIAL: Final = "functools.partial"
+NUMPY_UFUNC: Final = "numpy.ufunc"

@@ -12,7 +12,8 @@ it on the oldest and newest supported mypy).
 from __future__ import annotations
 
 import sys
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Final
 
 from mypy.errorcodes import ErrorCode
@@ -34,6 +35,7 @@ READS: Final = (
     "TypeChecker.scope",
     "TypeChecker.lookup_type_or_none",
     "TypeInfo.metadata['dataclass']",
+    "Errors._watchers",
 )
 """What this module reads of mypy beyond the plugin interface, one name per function below."""
 
@@ -202,3 +204,23 @@ def made_by_the_standard_decorator(info: TypeInfo) -> bool:
         return False
     value = get_proper_type(fields.args[1])
     return isinstance(value, Instance) and value.type.fullname == DATACLASS_FIELD
+
+
+@contextmanager
+def unwatched(api: CheckerPluginInterface) -> Iterator[bool]:
+    """``Errors._watchers``, set aside: errors reported in the block reach the user though mypy
+    is only trying the call around it (it checks the items of an overloaded callee such as
+    ``jax.jit`` under watchers that discard, and keeps the first that fits without checking it
+    again). For reports about code elsewhere, made once, never about the call being tried.
+    Yields whether what is reported now is shown (False in a module whose errors mypy hides).
+    Fallback: the watchers stay, and the block is told nothing is shown."""
+    errors = getattr(api.msg, "errors", None)
+    watchers = getattr(errors, "_watchers", None)
+    if not isinstance(watchers, list):
+        yield False
+        return
+    errors._watchers = []  # type: ignore[union-attr]
+    try:
+        yield not prefer_simple_messages(api)
+    finally:
+        errors._watchers = watchers  # type: ignore[union-attr]

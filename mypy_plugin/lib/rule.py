@@ -24,7 +24,7 @@ SignatureHook = Union[MethodSignatureHook, FunctionSignatureHook]
 
 
 class Rule:
-    """One rule: the error code it reports under, and its hooks.
+    """One rule: the error code it reports under (and any others), and its hooks.
 
     - ``method_signature_hooks``, ``method_hooks``: by method name (``"to_device"``);
     - ``function_signature_hooks``, ``function_hooks``: by full name (``"jax.numpy.clip"``).
@@ -33,18 +33,21 @@ class Rule:
     they are checked against), the other after (it sees their types, and reports).
     """
 
-    __slots__ = ("code", "method_signature_hooks", "method_hooks", "function_signature_hooks", "function_hooks")
+    __slots__ = ("code", "other_codes", "method_signature_hooks", "method_hooks", "function_signature_hooks", "function_hooks")
 
     def __init__(
         self,
         code: ErrorCode,
         *,
+        other_codes: tuple[ErrorCode, ...] = (),
         method_signature_hooks: Mapping[str, MethodSignatureHook] | None = None,
         method_hooks: Mapping[str, MethodHook] | None = None,
         function_signature_hooks: Mapping[str, FunctionSignatureHook] | None = None,
         function_hooks: Mapping[str, FunctionHook] | None = None,
     ) -> None:
         self.code = code
+        self.other_codes = other_codes
+        """Further codes the rule reports under, for kinds a user may silence apart."""
         self.method_signature_hooks: Mapping[str, MethodSignatureHook] = method_signature_hooks or {}
         self.method_hooks: Mapping[str, MethodHook] = method_hooks or {}
         self.function_signature_hooks: Mapping[str, FunctionSignatureHook] = function_signature_hooks or {}

@@ -1,0 +1,592 @@
+"""Where a function transformed by ``jax.jit`` or ``jax.vmap`` needs the Python value of a tracer.
+
+One walk of the function's syntax tree follows which values are certainly tracers: a traced
+parameter (``transforms.py``), anything computed from one (operators, indexing, attributes other
+than ``.shape``/``.dtype``/..., methods), the result of a call declared to return a JAX array
+given a tracer, and under ``jax.jit`` every call of a JAX function declared to return an array
+(JAX stages it, even on concrete inputs). Every other value is undecided and never reported: a
+global, an attribute of a parameter that is not an array, a parameter declared loosely. Where
+branches disagree the value is undecided; loops are walked twice so that a value traced by the
+end of one turn is seen at the start of the next. ``with jax.ensure_compile_time_eval():``
+blocks, nested functions and lambdas are not walked.
+
+The walk records each *site*: a line that needs a Python value of a tracer (``if``, ``int()``,
+``range()``, ``np.asarray``) or makes a shape from its values (a boolean mask, ``jnp.nonzero``
+without ``size=``). The rule decides what to say.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Final, Optional, Tuple, Union
+
+from mypy.nodes import (
+    LDEF,
+    ARG_POS,
+    AssertStmt,
+    AssignmentExpr,
+    AssignmentStmt,
+    Block,
+    BreakStmt,
+    CallExpr,
+    ClassDef,
+    ComparisonExpr,
+    ConditionalExpr,
+    ContinueStmt,
+    Decorator,
+    DelStmt,
+    DictionaryComprehension,
+    Expression,
+    ExpressionStmt,
+    ForStmt,
+    FuncDef,
+    GeneratorExpr,
+    GlobalDecl,
+    IfStmt,
+    IndexExpr,
+    LambdaExpr,
+    ListComprehension,
+    ListExpr,
+    MemberExpr,
+    NameExpr,
+    NonlocalDecl,
+    OpExpr,
+    OperatorAssignmentStmt,
+    OverloadedFuncDef,
+    RaiseStmt,
+    RefExpr,
+    ReturnStmt,
+    SetComprehension,
+    StarExpr,
+    Statement,
+    StrExpr,
+    TryStmt,
+    TupleExpr,
+    UnaryExpr,
+    Var,
+    WhileStmt,
+    WithStmt,
+    YieldExpr,
+)
+from mypy.types import CallableType, Instance, Overloaded, TupleType, Type, get_proper_type
+
+from mypy_plugin.lib import fullnames
+from mypy_plugin.lib.source import source
+from mypy_plugin.lib.transforms import JIT, Traced, integer
+
+TRACED: Final = "traced"
+MASK: Final = "mask"
+"""A tracer, and a tracer of booleans (a comparison, ``~``, ``&`` of them, ``jnp.isnan``)."""
+State = Union[None, str, Tuple["State", ...]]
+"""What the walk knows of a value: None (undecided), ``TRACED``, ``MASK``, or a tuple of states."""
+
+CONCRETE_ATTRIBUTES: Final = frozenset({"shape", "ndim", "dtype", "size", "weak_type", "sharding", "aval", "itemsize", "nbytes"})
+"""Attributes of a tracer that are Python values known while tracing."""
+CONVERTING_METHODS: Final = frozenset({"item", "tolist"})
+SHAPE_MAKING_METHODS: Final = frozenset({"nonzero"})
+SHAPE_MAKING_FUNCTIONS: Final = frozenset(
+    f"jax.numpy.{name}"
+    for name in ("nonzero", "argwhere", "flatnonzero", "unique", "unique_values", "unique_counts",
+                 "unique_inverse", "unique_all", "union1d", "setdiff1d", "extract", "compress")
+)
+"""Functions whose result's shape depends on the values of their input unless ``size=`` fixes
+it; each takes ``size=`` in every supported JAX release (``intersect1d`` and ``setxor1d`` gained
+it later, and are left out)."""
+WHERE: Final = "jax.numpy.where"
+MASK_FUNCTIONS: Final = frozenset(
+    f"jax.numpy.{name}"
+    for name in ("isnan", "isinf", "isfinite", "isposinf", "isneginf", "logical_and", "logical_or", "logical_not",
+                 "logical_xor", "equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "isclose",
+                 "signbit", "isin", "isreal", "iscomplex")
+)
+"""JAX functions that return a boolean array."""
+NUMPY_CONVERTERS: Final = frozenset({"asarray", "array", "asanyarray", "ascontiguousarray"})
+"""NumPy functions that convert their input to an array (defined in ``numpy._core``, re-exported)."""
+CONVERTERS: Final = {"builtins.int": '"int()"', "builtins.float": '"float()"', "builtins.complex": '"complex()"'}
+PRINTERS: Final = frozenset({"builtins.print"})
+LOOP_PASSES: Final = 2
+
+BOOL: Final = "bool"
+CONVERT: Final = "convert"
+INDEX: Final = "index"
+NUMPY: Final = "numpy"
+BOOLEAN_MASK: Final = "mask"
+SIZE: Final = "size"
+"""The kinds of site: a truth test, ``int()``-like conversion, ``__index__``, NumPy conversion,
+a boolean-mask index, a shape-making call without ``size=``."""
+
+
+class Site:
+    """One place that needs the Python value of a tracer."""
+
+    __slots__ = ("kind", "node", "value", "construct", "printing", "callee")
+
+    def __init__(self, kind: str, node: Expression, value: Expression, construct: str, printing: bool = False, callee: str = "") -> None:
+        self.kind = kind
+        self.node = node
+        """Where to report."""
+        self.value = value
+        """The traced value, as written."""
+        self.construct = construct
+        """What needs its value: ``"if"``, ``"while"``, ``"int()"``, ``"range()"``, ..."""
+        self.printing = printing
+        """Whether the value is converted only to be printed (an argument of ``print``, a
+        ``str.format``/f-string)."""
+        self.callee = callee
+        """The full name of the shape-making function (``jax.numpy.nonzero``)."""
+
+
+def merge(a: State, b: State) -> State:
+    if a == b:
+        return a
+    if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
+        return tuple(merge(x, y) for x, y in zip(a, b))
+    if {a, b} == {TRACED, MASK}:
+        return TRACED
+    return None
+
+
+def is_traced(state: State) -> bool:
+    return state in (TRACED, MASK)
+
+
+Env = Dict[str, State]
+
+
+def merge_envs(envs: list[Env]) -> Env:
+    if not envs:
+        return {}
+    names = set().union(*envs)
+    merged: Env = {}
+    for name in names:
+        states = [env.get(name) for env in envs]
+        state = states[0]
+        for other in states[1:]:
+            state = merge(state, other)
+        merged[name] = state
+    return merged
+
+
+def returned_type(node: object) -> Type | None:
+    """The return type a callee is declared with (every item of an overload must agree)."""
+    signature: Optional[Type] = None
+    if isinstance(node, Decorator):
+        signature = node.var.type or node.func.type
+    elif isinstance(node, (FuncDef, OverloadedFuncDef)):
+        signature = node.type
+    elif isinstance(node, Var) and node.type is not None:
+        proper = get_proper_type(node.type)
+        if isinstance(proper, Instance):
+            call = proper.type.get_method("__call__")
+            signature = call.type if call is not None else None
+    callee = get_proper_type(signature) if signature is not None else None
+    if isinstance(callee, CallableType):
+        return callee.ret_type
+    if isinstance(callee, Overloaded):
+        returns = [get_proper_type(item.ret_type) for item in callee.items]
+        return returns[0] if returns and all(r == returns[0] for r in returns) else None
+    return None
+
+
+def array_state(typ: Type | None) -> State:
+    """``TRACED`` for a declared ``jax.Array``, a tuple of states for a tuple of them."""
+    proper = get_proper_type(typ) if typ is not None else None
+    if isinstance(proper, Instance) and any(base.fullname == fullnames.ARRAY for base in proper.type.mro):
+        return TRACED
+    if isinstance(proper, TupleType):
+        return tuple(array_state(item) for item in proper.items)
+    return None
+
+
+def is_ufunc(node: object) -> bool:
+    """A NumPy ufunc object (``np.tanh``): it converts its operands with ``__array__``."""
+    if isinstance(node, Var) and node.type is not None:
+        proper = get_proper_type(node.type)
+        return isinstance(proper, Instance) and any(base.fullname == fullnames.NUMPY_UFUNC for base in proper.type.mro)
+    return False
+
+
+class Walk:
+    """The walk of one transformed function; ``sites`` holds what it found."""
+
+    def __init__(self, traced: Traced) -> None:
+        self.traced = traced
+        self.staged = traced.kind == JIT
+        self.sites: dict[tuple[str, int, int], Site] = {}
+        self.printing = 0
+        self.outside: set[str] = set()
+        """Names declared ``global`` or ``nonlocal``: never local values."""
+
+    def run(self) -> list[Site]:
+        env: Env = {name: TRACED for name in self.traced.traced}
+        self.block(self.traced.function.body, env)
+        return sorted(self.sites.values(), key=lambda site: (site.node.line, site.node.column))
+
+    # Sites
+
+    def site(self, kind: str, node: Expression, value: Expression, construct: str, callee: str = "") -> None:
+        key = (kind, node.line, node.column)
+        if key not in self.sites:
+            self.sites[key] = Site(kind, node, value, construct, self.printing > 0, callee)
+
+    def test(self, node: Expression, construct: str, env: Env) -> None:
+        """``node`` is tested for truth by ``construct``: each operand of ``and``/``or``/``not``
+        is, when it is reached."""
+        if isinstance(node, OpExpr) and node.op in ("and", "or"):
+            self.test(node.left, construct, env)
+            self.test(node.right, construct, env)
+        elif isinstance(node, UnaryExpr) and node.op == "not":
+            self.test(node.expr, construct, env)
+        elif is_traced(self.value(node, env)):
+            self.site(BOOL, node, node, construct)
+
+    # Statements
+
+    def block(self, block: Block, env: Env) -> bool:
+        """Walk the statements of ``block``; True when it ends the flow (return, raise, ...)."""
+        if block.is_unreachable:
+            return True
+        for statement in block.body:
+            if self.statement(statement, env):
+                return True
+        return False
+
+    def statement(self, node: Statement, env: Env) -> bool:
+        if isinstance(node, ExpressionStmt):
+            self.value(node.expr, env)
+        elif isinstance(node, AssignmentStmt):
+            state = self.value(node.rvalue, env)
+            for target in node.lvalues:
+                self.bind(target, state, env)
+        elif isinstance(node, OperatorAssignmentStmt):
+            state = self.operator(node.op, self.value(node.lvalue, env), self.value(node.rvalue, env))
+            self.bind(node.lvalue, state, env)
+        elif isinstance(node, IfStmt):
+            return self.if_statement(node, env)
+        elif isinstance(node, WhileStmt):
+            self.loop(node, env)
+        elif isinstance(node, ForStmt):
+            self.loop(node, env)
+        elif isinstance(node, WithStmt):
+            self.with_statement(node, env)
+        elif isinstance(node, TryStmt):
+            self.try_statement(node, env)
+        elif isinstance(node, AssertStmt):
+            self.test(node.expr, '"assert"', env)
+            if node.msg is not None:
+                self.value(node.msg, env)
+        elif isinstance(node, ReturnStmt):
+            if node.expr is not None:
+                self.value(node.expr, env)
+            return True
+        elif isinstance(node, RaiseStmt):
+            return True
+        elif isinstance(node, (BreakStmt, ContinueStmt)):
+            return True
+        elif isinstance(node, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)):
+            env[node.name] = None
+        elif isinstance(node, (GlobalDecl, NonlocalDecl)):
+            self.outside.update(node.names)
+        elif isinstance(node, DelStmt):
+            self.bind(node.expr, None, env)
+        elif isinstance(node, Block):
+            return self.block(node, env)
+        # Anything else (match, import, pass, ...) binds nothing the walk follows.
+        return False
+
+    def if_statement(self, node: IfStmt, env: Env) -> bool:
+        ends: list[Env] = []
+        for condition, body in zip(node.expr, node.body):
+            self.test(condition, '"if"', env)
+            branch = dict(env)
+            for name in isinstance_names(condition):
+                branch[name] = None
+            if not self.block(body, branch):
+                ends.append(branch)
+        if node.else_body is not None:
+            branch = dict(env)
+            if not self.block(node.else_body, branch):
+                ends.append(branch)
+        else:
+            ends.append(dict(env))
+        env.clear()
+        env.update(merge_envs(ends) if ends else {})
+        return not ends
+
+    def loop(self, node: WhileStmt | ForStmt, env: Env) -> None:
+        before = dict(env)
+        for _ in range(LOOP_PASSES):
+            if isinstance(node, WhileStmt):
+                self.test(node.expr, '"while"', env)
+            else:
+                self.bind(node.index, self.iterated(node.expr, env), env)
+            body = dict(env)
+            self.block(node.body, body)
+            env.clear()
+            env.update(merge_envs([before, body]))
+        if node.else_body is not None:
+            self.block(node.else_body, env)
+
+    def iterated(self, node: Expression, env: Env) -> State:
+        """The state of each item a ``for`` takes from ``node``."""
+        if isinstance(node, CallExpr) and isinstance(node.callee, RefExpr) and node.callee.fullname == "builtins.range":
+            self.value(node, env)
+            return None
+        state = self.value(node, env)
+        return TRACED if is_traced(state) else None
+
+    def with_statement(self, node: WithStmt, env: Env) -> None:
+        for expr in node.expr:
+            if isinstance(expr, CallExpr) and isinstance(expr.callee, RefExpr) and expr.callee.fullname == fullnames.ENSURE_COMPILE_TIME_EVAL:
+                for name in assigned_names(node.body):
+                    env[name] = None
+                return
+        for expr, target in zip(node.expr, node.target):
+            self.value(expr, env)
+            if target is not None:
+                self.bind(target, None, env)
+        self.block(node.body, env)
+
+    def try_statement(self, node: TryStmt, env: Env) -> None:
+        before = dict(env)
+        self.block(node.body, env)
+        ends = [dict(env)]
+        for handler in node.handlers:
+            branch = merge_envs([before, env])
+            self.block(handler, branch)
+            ends.append(branch)
+        env.clear()
+        env.update(merge_envs(ends))
+        if node.else_body is not None:
+            self.block(node.else_body, env)
+        if node.finally_body is not None:
+            self.block(node.finally_body, env)
+
+    def bind(self, target: Expression, state: State, env: Env) -> None:
+        if isinstance(target, NameExpr):
+            if target.name not in self.outside:
+                env[target.name] = state
+        elif isinstance(target, (TupleExpr, ListExpr)):
+            items = target.items
+            if isinstance(state, tuple) and len(state) == len(items) and not any(isinstance(i, StarExpr) for i in items):
+                for item, item_state in zip(items, state):
+                    self.bind(item, item_state, env)
+            else:
+                for item in items:
+                    self.bind(item, TRACED if is_traced(state) and not isinstance(item, StarExpr) else None, env)
+        elif isinstance(target, StarExpr):
+            self.bind(target.expr, None, env)
+        elif isinstance(target, IndexExpr):
+            self.value(target.base, env)
+            self.value(target.index, env)
+        elif isinstance(target, MemberExpr):
+            self.value(target.expr, env)
+
+    # Expressions
+
+    def value(self, node: Expression, env: Env) -> State:
+        """The state of ``node``'s value; sites inside it are recorded on the way."""
+        if isinstance(node, NameExpr):
+            return env.get(node.name) if node.kind == LDEF and node.name not in self.outside else None
+        if isinstance(node, MemberExpr):
+            base = self.value(node.expr, env)
+            if node.name in CONCRETE_ATTRIBUTES:
+                return None
+            return TRACED if is_traced(base) else None
+        if isinstance(node, IndexExpr):
+            return self.index(node, env)
+        if isinstance(node, CallExpr):
+            return self.call(node, env)
+        if isinstance(node, OpExpr):
+            if node.op in ("and", "or"):
+                self.test(node.left, f'"{node.op}"', env)
+                self.value(node.right, env)
+                return None
+            return self.operator(node.op, self.value(node.left, env), self.value(node.right, env))
+        if isinstance(node, ComparisonExpr):
+            return self.comparison(node, env)
+        if isinstance(node, UnaryExpr):
+            if node.op == "not":
+                self.test(node.expr, '"not"', env)
+                return None
+            state = self.value(node.expr, env)
+            if node.op == "~":
+                return MASK if state == MASK else (TRACED if is_traced(state) else None)
+            return TRACED if is_traced(state) else None
+        if isinstance(node, ConditionalExpr):
+            self.test(node.cond, "a conditional expression", env)
+            return merge(self.value(node.if_expr, env), self.value(node.else_expr, env))
+        if isinstance(node, TupleExpr):
+            return tuple(self.value(item, env) for item in node.items)
+        if isinstance(node, ListExpr):
+            for item in node.items:
+                self.value(item, env)
+            return None
+        if isinstance(node, (ListComprehension, SetComprehension)):
+            self.comprehension(node.generator, env)
+            return None
+        if isinstance(node, GeneratorExpr):
+            self.comprehension(node, env)
+            return None
+        if isinstance(node, DictionaryComprehension):
+            return None
+        if isinstance(node, AssignmentExpr):
+            state = self.value(node.value, env)
+            self.bind(node.target, state, env)
+            return state
+        if isinstance(node, StarExpr):
+            self.value(node.expr, env)
+            return None
+        if isinstance(node, YieldExpr) and node.expr is not None:
+            self.value(node.expr, env)
+            return None
+        if isinstance(node, LambdaExpr):
+            return None
+        return None
+
+    def operator(self, op: str, left: State, right: State) -> State:
+        if op in ("&", "|", "^") and MASK in (left, right) and all(s in (MASK, None) for s in (left, right)):
+            return MASK
+        return TRACED if is_traced(left) or is_traced(right) else None
+
+    def comparison(self, node: ComparisonExpr, env: Env) -> State:
+        states = [self.value(operand, env) for operand in node.operands]
+        if any(op in ("is", "is not", "in", "not in") for op in node.operators):
+            return None
+        pairs = [is_traced(a) or is_traced(b) for a, b in zip(states, states[1:])]
+        if len(pairs) > 1 and pairs[0]:
+            self.site(BOOL, node, node, "a chained comparison")
+        return MASK if any(pairs) else None
+
+    def index(self, node: IndexExpr, env: Env) -> State:
+        base = self.value(node.base, env)
+        index = self.value(node.index, env)
+        if index == MASK and is_traced(base):
+            self.site(BOOLEAN_MASK, node, node.index, "indexing")
+        if is_traced(index) and isinstance(node.base, (ListExpr, TupleExpr)):
+            self.site(INDEX, node, node.index, "indexing a Python sequence")
+        if isinstance(base, tuple):
+            position = integer(node.index)
+            if position is not None and -len(base) <= position < len(base):
+                return base[position]
+            return None
+        return TRACED if is_traced(base) else None
+
+    def call(self, node: CallExpr, env: Env) -> State:
+        callee = node.callee
+        fullname = (callee.fullname or "") if isinstance(callee, RefExpr) else ""
+        printing = fullname in PRINTERS or is_format_call(callee)
+        self.printing += printing
+        try:
+            if isinstance(callee, MemberExpr) and not fullname:
+                receiver = self.value(callee.expr, env)
+            else:
+                receiver = None
+            args = [self.value(arg, env) for arg in node.args]
+        finally:
+            self.printing -= printing
+        positional = [(arg, state) for arg, state, kind in zip(node.args, args, node.arg_kinds) if kind == ARG_POS]
+        first = positional[0] if positional else None
+        traced_args = any(is_traced(state) for state in args)
+        if fullname == "builtins.bool" and first and is_traced(first[1]):
+            self.site(BOOL, node, first[0], '"bool()"')
+            return None
+        if fullname in CONVERTERS and first and is_traced(first[1]):
+            self.site(CONVERT, node, first[0], CONVERTERS[fullname])
+            return None
+        if fullname == "builtins.range":
+            for arg, state in positional:
+                if is_traced(state):
+                    self.site(INDEX, node, arg, '"range()"')
+                    break
+            return None
+        numpy_converter = fullname.startswith("numpy.") and fullname.rpartition(".")[2] in NUMPY_CONVERTERS
+        if (numpy_converter or (isinstance(callee, RefExpr) and is_ufunc(callee.node))) and first and is_traced(first[1]):
+            self.site(NUMPY, node, first[0], called_as(callee, fullname), callee=fullname)
+            return None
+        if is_traced(receiver) and isinstance(callee, MemberExpr):
+            if callee.name in CONVERTING_METHODS:
+                self.site(CONVERT, node, callee.expr, f'".{callee.name}()"')
+                return None
+            if callee.name in SHAPE_MAKING_METHODS and "size" not in node.arg_names:
+                self.site(SIZE, node, callee.expr, f'".{callee.name}()"', callee=callee.name)
+            return TRACED
+        shape_making = fullname in SHAPE_MAKING_FUNCTIONS or (fullname == WHERE and len(node.args) == 1)
+        if shape_making and "size" not in node.arg_names and any(is_traced(state) for _, state in positional):
+            self.site(SIZE, node, next(arg for arg, state in positional if is_traced(state)), called_as(callee, fullname), callee=fullname)
+        if not isinstance(callee, RefExpr):
+            return None
+        declared = array_state(returned_type(callee.node))
+        if declared is None:
+            return None
+        staged = self.staged and fullname.startswith(fullnames.JAX_PACKAGE)
+        if not (staged or traced_args):
+            return None
+        if declared == TRACED and fullname in MASK_FUNCTIONS:
+            return MASK
+        return declared
+
+    def comprehension(self, node: GeneratorExpr, env: Env) -> None:
+        inner = dict(env)
+        for target, sequence, conditions in zip(node.indices, node.sequences, node.condlists):
+            self.bind(target, self.iterated(sequence, inner), inner)
+            for condition in conditions:
+                self.test(condition, "a comprehension condition", inner)
+        self.value(node.left_expr, inner)
+
+
+def called_as(callee: Expression, fullname: str) -> str:
+    """A callee as written, quoted with its parentheses (``"np.tanh()"``)."""
+    return f'"{source(callee) or fullname}()"'
+
+
+def is_format_call(callee: Expression) -> bool:
+    """``"...".format(...)``, which f-strings become in mypy's tree, and ``"".join``."""
+    return isinstance(callee, MemberExpr) and isinstance(callee.expr, StrExpr) and callee.name in ("format", "join")
+
+
+def isinstance_names(condition: Expression) -> list[str]:
+    """Names an ``isinstance(name, ...)`` in ``condition`` narrows: under a transform the test
+    is False for a tracer, so the branch may never run with one."""
+    found = []
+    pending = [condition]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, CallExpr) and isinstance(node.callee, RefExpr) and node.callee.fullname == "builtins.isinstance":
+            if node.args and isinstance(node.args[0], NameExpr):
+                found.append(node.args[0].name)
+        elif isinstance(node, OpExpr):
+            pending += [node.left, node.right]
+        elif isinstance(node, UnaryExpr):
+            pending.append(node.expr)
+    return found
+
+
+def assigned_names(block: Block) -> set[str]:
+    """Names assigned anywhere in ``block`` (simple targets, loops, nested blocks)."""
+    found: set[str] = set()
+    pending: list[object] = [block]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, Block):
+            pending.extend(node.body)
+        elif isinstance(node, AssignmentStmt):
+            pending.extend(node.lvalues)
+        elif isinstance(node, (OperatorAssignmentStmt,)):
+            pending.append(node.lvalue)
+        elif isinstance(node, NameExpr):
+            found.add(node.name)
+        elif isinstance(node, (TupleExpr, ListExpr)):
+            pending.extend(node.items)
+        elif isinstance(node, StarExpr):
+            pending.append(node.expr)
+        elif isinstance(node, (IfStmt,)):
+            pending.extend(node.body)
+            if node.else_body is not None:
+                pending.append(node.else_body)
+        elif isinstance(node, (ForStmt, WhileStmt)):
+            pending.append(node.body)
+            if isinstance(node, ForStmt):
+                pending.append(node.index)
+        elif isinstance(node, (WithStmt, TryStmt)):
+            pending.append(node.body)
+    return found

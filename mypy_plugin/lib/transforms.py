@@ -1,0 +1,250 @@
+"""Which functions ``jax.jit`` and ``jax.vmap`` transform, and which of their parameters are traced.
+
+Read from the module's syntax tree after semantic analysis (``RefExpr.fullname`` names the
+callee, ``FuncDef.type`` holds the declared parameter types), never from the checker's type map:
+mypy checks a module's top level, decorators included, before the function bodies, so what is
+known here does not depend on the order in which mypy checks things.
+
+The forms: ``@jax.jit``, ``@jit`` imported from jax, ``@jax.jit(static_argnames=...)``,
+``@partial(jax.jit, static_argnums=...)`` (``functools.partial``), the same for ``jax.vmap``, a
+stack of them, and ``jax.jit(f, ...)`` for a function ``f`` defined in the same module. Options
+that are not literals (``static_argnums=STATIC``) leave every parameter undecided.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.nodes import (
+    ARG_NAMED,
+    ARG_NAMED_OPT,
+    ARG_OPT,
+    ARG_POS,
+    CallExpr,
+    Decorator,
+    Expression,
+    FuncDef,
+    IntExpr,
+    ListExpr,
+    NameExpr,
+    RefExpr,
+    StrExpr,
+    TupleExpr,
+    UnaryExpr,
+)
+from mypy.types import AnyType, CallableType, Instance, LiteralType, ProperType, Type, get_proper_type
+
+from mypy_plugin.lib import fullnames
+from mypy_plugin.lib.types import members
+
+JIT: Final = "jit"
+VMAP: Final = "vmap"
+TRANSFORMS: Final = {fullnames.JIT: JIT, fullnames.VMAP: VMAP}
+"""The full names of the transforms, and the kind each one is."""
+PRINTED: Final = {JIT: "jax.jit", VMAP: "jax.vmap"}
+TRACEABLE_CLASSES: Final = frozenset(
+    {fullnames.ARRAY, "builtins.int", "builtins.float", "builtins.bool", "builtins.complex", "numpy.ndarray", "numpy.generic"}
+)
+"""Classes whose values JAX traces when passed as a non-static argument (subclasses too):
+arrays and Python or NumPy scalars. Other types (containers, None, classes) may be pytrees or
+static values, and leave the parameter undecided."""
+
+
+class Traced:
+    """A function transformed by ``jax.jit`` or ``jax.vmap``: whether the calls of JAX inside it
+    are staged (``jit``: every result is a tracer) and which parameters are traced."""
+
+    __slots__ = ("function", "kind", "traced", "decorator")
+
+    def __init__(self, function: FuncDef, kind: str, traced: frozenset[str], decorator: Expression | None) -> None:
+        self.function = function
+        self.kind = kind
+        """``jit`` when a ``jax.jit`` is among the transforms, else ``vmap``."""
+        self.traced = traced
+        """The parameters that are certainly tracers (declared as arrays or scalars, not static,
+        batched under ``vmap``)."""
+        self.decorator = decorator
+        """The ``jax.jit`` decorator as written (``jax.jit``, ``jit``), or None for another form."""
+
+    @property
+    def transform(self) -> str:
+        return PRINTED[self.kind]
+
+
+def transform_of(node: Expression) -> tuple[str, list[tuple[str | None, Expression]]] | None:
+    """The kind of ``node`` as a decorator (``jax.jit``, ``jax.jit(...)`` without a function,
+    ``partial(jax.jit, ...)``) and the options it passes by name; None for anything else."""
+    if isinstance(node, RefExpr) and node.fullname in TRANSFORMS:
+        return TRANSFORMS[node.fullname], []
+    if not isinstance(node, CallExpr) or not isinstance(node.callee, RefExpr):
+        return None
+    options = [(name, arg) for name, arg in zip(node.arg_names, node.args)]
+    if node.callee.fullname in TRANSFORMS and all(name is not None for name, _ in options):
+        return TRANSFORMS[node.callee.fullname], options
+    if node.callee.fullname == fullnames.PARTIAL and node.args and node.arg_names[0] is None:
+        first = node.args[0]
+        rest = options[1:]
+        if isinstance(first, RefExpr) and first.fullname in TRANSFORMS and all(name is not None for name, _ in rest):
+            return TRANSFORMS[first.fullname], rest
+    return None
+
+
+def decorated(decorator: Decorator) -> Traced | None:
+    """The transforms directly around ``decorator.func``: the innermost decorators, up to the
+    first that is not a transform (whose effect is unknown)."""
+    stack = []
+    for node in reversed(decorator.decorators):
+        found = transform_of(node)
+        if found is None:
+            break
+        stack.append((node, found))
+    if not stack:
+        return None
+    written = next((node for node, (kind, _) in stack if kind == JIT and isinstance(node, RefExpr)), None)
+    return traced_function(decorator.func, [found for _, found in stack], written)
+
+
+def called(call: CallExpr, module: str) -> Traced | None:
+    """``jax.jit(f, ...)`` or ``jax.vmap(f, ...)`` for a plain function ``f`` of ``module``."""
+    if not isinstance(call.callee, RefExpr) or call.callee.fullname not in TRANSFORMS:
+        return None
+    kind = TRANSFORMS[call.callee.fullname]
+    if not call.args or call.arg_names[0] is not None:
+        return None
+    target = call.args[0]
+    if not isinstance(target, NameExpr) or not isinstance(target.node, FuncDef):
+        return None
+    if not target.node.fullname.startswith(module + "."):
+        return None
+    options: list[tuple[str | None, Expression]] = list(zip(call.arg_names[1:], call.args[1:]))
+    if kind == VMAP and options and options[0][0] is None:  # jax.vmap(f, in_axes)
+        options[0] = ("in_axes", options[0][1])
+    if any(name is None for name, _ in options):
+        return None
+    return traced_function(target.node, [(kind, options)], None)
+
+
+def traced_function(function: FuncDef, stack: list[tuple[str, list[tuple[str | None, Expression]]]], written: Expression | None) -> Traced:
+    """Combine the transforms around ``function``: under any ``jax.jit`` every non-static
+    parameter is traced; under ``jax.vmap`` alone, the batched ones."""
+    positional = [arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT)]
+    keyword_only = [arg.variable.name for arg in function.arguments if arg.kind in (ARG_NAMED, ARG_NAMED_OPT)]
+    kinds = {kind for kind, _ in stack}
+    if JIT in kinds:
+        statics: set[str] | None = set()
+        for kind, options in stack:
+            if kind == JIT and statics is not None:
+                found = static_names(options, positional)
+                statics = None if found is None else statics | found
+        candidates = None if statics is None else {name for name in positional + keyword_only if name not in statics}
+        kind = JIT
+    else:
+        candidates = set()
+        for _, options in stack:
+            batched = batched_names(options, positional, keyword_only)
+            candidates = None if batched is None or candidates is None else candidates | batched
+        kind = VMAP
+    traced = frozenset(name for name in candidates or () if traceable(declared_type(function, name)))
+    return Traced(function, kind, traced, written)
+
+
+def static_names(options: list[tuple[str | None, Expression]], positional: list[str]) -> set[str] | None:
+    """The parameters ``static_argnums`` and ``static_argnames`` make static (JAX reads each
+    from the other through the signature); None when an option is not a literal."""
+    names: set[str] = set()
+    for name, value in options:
+        if name is None:
+            return None
+        if name == "static_argnums":
+            numbers = literal_items(value, int)
+            if numbers is None:
+                return None
+            names.update(positional[n] for n in numbers if -len(positional) <= n < len(positional))
+        elif name == "static_argnames":
+            strings = literal_items(value, str)
+            if strings is None:
+                return None
+            names.update(strings)
+    return names
+
+
+def batched_names(options: list[tuple[str | None, Expression]], positional: list[str], keyword_only: list[str]) -> set[str] | None:
+    """The parameters ``jax.vmap`` maps over: every one for an integer ``in_axes`` (the default
+    0), those without ``None`` in a tuple or list of them; keyword arguments always. None when
+    ``in_axes`` is not such a literal."""
+    in_axes: Expression | None = None
+    for name, value in options:
+        if name == "in_axes":
+            in_axes = value
+        elif name is None:
+            return None
+    if in_axes is None or integer(in_axes) is not None:
+        return set(positional) | set(keyword_only)
+    if isinstance(in_axes, (TupleExpr, ListExpr)) and len(in_axes.items) == len(positional):
+        batched = set(keyword_only)
+        for name, axis in zip(positional, in_axes.items):
+            if integer(axis) is not None:
+                batched.add(name)
+            elif not (isinstance(axis, NameExpr) and axis.fullname == "builtins.None"):
+                return None
+        return batched
+    return None
+
+
+def integer(node: Expression) -> int | None:
+    if isinstance(node, IntExpr):
+        return node.value
+    if isinstance(node, UnaryExpr) and node.op == "-" and isinstance(node.expr, IntExpr):
+        return -node.expr.value
+    return None
+
+
+def literal_items(node: Expression, kind: type) -> list | None:  # type: ignore[type-arg]
+    """An int or str literal, or a tuple or list of them, as a list; None for anything else."""
+    items = node.items if isinstance(node, (TupleExpr, ListExpr)) else [node]
+    found = []
+    for item in items:
+        value = integer(item) if kind is int else (item.value if isinstance(item, StrExpr) else None)
+        if value is None:
+            return None
+        found.append(value)
+    return found
+
+
+def declared_type(function: FuncDef, name: str) -> Type | None:
+    """A parameter's declared type; None when it is not annotated."""
+    signature = function.type
+    if not isinstance(signature, CallableType) or function.is_dynamic():
+        return None
+    for arg, typ in zip(function.arguments, signature.arg_types):
+        if arg.variable.name == name:
+            return None if isinstance(get_proper_type(typ), AnyType) else typ
+    return None
+
+
+def traceable(typ: Type | None) -> bool:
+    """Whether every value of ``typ`` is traced when passed to a transformed function: each
+    member an array or a scalar (``ArrayLike``, ``jax.Array``, ``int``, ``bool``, a TypeVar
+    bound to one)."""
+    if typ is None:
+        return False
+    found = members(typ)
+    return bool(found) and all(traceable_member(member) for member in found)
+
+
+def traceable_member(member: ProperType) -> bool:
+    instance = member.fallback if isinstance(member, LiteralType) else member
+    return isinstance(instance, Instance) and any(base.fullname in TRACEABLE_CLASSES for base in instance.type.mro)
+
+
+PYTHON_SCALARS: Final = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.complex"})
+
+
+def python_scalar(typ: Type) -> bool:
+    """Whether ``typ`` is a Python scalar type (a setting such as ``training: bool``), not an array."""
+    found = members(typ)
+    return bool(found) and all(
+        isinstance(member, Instance) and member.type.fullname in PYTHON_SCALARS
+        or isinstance(member, LiteralType) and member.fallback.type.fullname in PYTHON_SCALARS
+        for member in found
+    )

@@ -1,0 +1,213 @@
+"""``jax-traced-value`` and ``jax-traced-shape``: Python values of tracers under ``jax.jit``/``jax.vmap``.
+
+Under ``jax.jit`` every argument not named static is a tracer, Python scalars included, and every
+JAX operation in the function is staged; under ``jax.vmap`` the batched arguments are tracers.
+A tracer has no Python value, so Python control flow and conversions on one raise, each with its
+own error (measured on JAX 0.4.31, 0.7.2 and 0.10.2, CPU):
+
+- ``if``/``while``/``assert``/``and``/``or``/``not``/``bool()``: ``TracerBoolConversionError``;
+- ``int()``, ``float()``, ``complex()``, ``.item()``, ``.tolist()``: ``ConcretizationTypeError``;
+- ``range()`` and indexing a Python list or tuple: ``TracerIntegerConversionError``;
+- ``np.asarray``, ``np.array`` and NumPy ufuncs (``np.tanh``): ``TracerArrayConversionError``.
+
+Under ``jax-traced-shape``, a shape that would depend on values: a traced boolean mask as an
+index (``NonConcreteBooleanIndexError``), ``jnp.nonzero`` and its kin without ``size=``
+(``ConcretizationTypeError``). A user who accepts one kind keeps the other.
+
+The rule walks each transformed function once (``lib/transforms.py`` says which are, and which
+parameters are traced; ``lib/tracing.py`` finds the sites), from the hook mypy runs for the
+transform itself: the ``jax.jit``/``jax.vmap`` function hook (a decorator, ``jax.jit(f)``,
+``@jax.jit(...)``) and the ``functools.partial`` signature hook (``@partial(jax.jit, ...)``).
+mypy checks decorators before function bodies, so the walk reads only what semantic analysis
+knows: declared types, never inferred ones.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.errorcodes import ErrorCode
+from mypy.nodes import CallExpr, Decorator, Expression, IndexExpr, MemberExpr, NameExpr, RefExpr
+from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
+from mypy.types import FunctionLike, Type
+
+from mypy_plugin.lib import checked_module, fullnames, mypy_internals, reporting, tracing, transforms
+from mypy_plugin.lib.rule import Rule
+from mypy_plugin.lib.source import source
+from mypy_plugin.lib.tracing import Site
+from mypy_plugin.lib.transforms import JIT, Traced
+
+CODE: Final = ErrorCode(
+    "jax-traced-value",
+    "Check that code under jax.jit/jax.vmap needs no Python value of a traced array",
+    reporting.CATEGORY,
+)
+SHAPE_CODE: Final = ErrorCode(
+    "jax-traced-shape",
+    "Check that code under jax.jit/jax.vmap makes no shape from traced values",
+    reporting.CATEGORY,
+)
+
+RAISES: Final = {
+    tracing.BOOL: "TracerBoolConversionError",
+    tracing.CONVERT: "ConcretizationTypeError",
+    tracing.INDEX: "TracerIntegerConversionError",
+    tracing.NUMPY: "TracerArrayConversionError",
+    tracing.BOOLEAN_MASK: "NonConcreteBooleanIndexError",
+    tracing.SIZE: "ConcretizationTypeError",
+}
+"""What JAX raises at each kind of site."""
+
+BRANCH: Final = 'Choose between values with "jnp.where({condition}, a, b)", or between computations with "jax.lax.cond({condition}, true_fun, false_fun, *operands)"'
+LOOP: Final = 'Loop on a traced condition with "jax.lax.while_loop(cond_fun, body_fun, init_val)"'
+ASSERT: Final = 'Assert only on shapes and dtypes here; check values with "jax.experimental.checkify.check" (the function run under "checkify.checkify")'
+COMBINE: Final = 'Combine traced conditions with "&", "|" and "~" (or "jnp.logical_and", "jnp.logical_or", "jnp.logical_not")'
+CHAINED: Final = 'Compare one pair at a time and combine with "&": "(a < b) & (b < c)"'
+KEEP_AN_ARRAY: Final = 'A tracer has no Python value while JAX traces: keep it an array (e.g. "x.astype(jnp.int32)" instead of "int(x)")'
+PRINT: Final = 'To print it as the function runs, use "jax.debug.print("{{}}", {value})"'
+FORI_LOOP: Final = 'Loop a traced number of times with "jax.lax.fori_loop(0, n, body_fun, init_val)"'
+INDEX_AN_ARRAY: Final = 'Index a JAX array instead (e.g. "jnp.asarray(values)[i]")'
+USE_JAX_NUMPY: Final = 'Use the jax.numpy function, which traces: "{name}"'
+STATIC: Final = 'If "{name}" is a Python setting, make it static: {how}'
+MASK: Final = 'A boolean mask makes a shape from values; keep the shape with "jnp.where({mask}, {array}, 0)", or use "size=" of "jnp.nonzero"'
+MASKED_UPDATE: Final = 'A boolean mask makes a shape from values; choose the new values with "jnp.where({mask}, new_values, {array})" instead'
+SIZE: Final = 'Give the result a fixed shape with "size=" (the most entries expected); "fill_value=" sets the padding'
+
+
+def on_transform(ctx: FunctionContext) -> Type:
+    """``jax.jit``/``jax.vmap`` called: as a decorator (the context is the ``Decorator``), as
+    ``jax.jit(f, ...)``, or as ``jax.jit(...)`` that decorates."""
+    context = ctx.context
+    if isinstance(context, Decorator):
+        check(ctx.api, transforms.decorated(context))
+    elif isinstance(context, CallExpr):
+        tree = mypy_internals.module_tree(ctx.api)
+        found = transforms.called(context, tree.fullname) if tree is not None else None
+        check(ctx.api, found if found is not None else decorated_by(ctx.api, context))
+    return ctx.default_return_type
+
+
+def on_partial(ctx: FunctionSigContext) -> FunctionLike:
+    """``partial(jax.jit, ...)`` (mypy's own plugin keeps its hooks for ``partial``: this one
+    only reads)."""
+    context = ctx.context
+    if isinstance(context, CallExpr) and context.args and isinstance(context.args[0], RefExpr):
+        if context.args[0].fullname in transforms.TRANSFORMS:
+            check(ctx.api, decorated_by(ctx.api, context))
+    return ctx.default_signature
+
+
+def decorated_by(api: CheckerPluginInterface, call: CallExpr) -> Traced | None:
+    """The transformed function ``call`` decorates (``@jax.jit(...)``, ``@partial(jax.jit, ...)``)."""
+    for statement in reversed(checked_module.enclosing_statements(api, call)):
+        if isinstance(statement, Decorator) and any(node is call for node in statement.decorators):
+            return transforms.decorated(statement)
+    return None
+
+
+def check(api: CheckerPluginInterface, traced: Traced | None) -> None:
+    """Walk ``traced`` and report its sites, each time mypy checks the transform: mypy removes
+    the same error reported twice on a line, and the daemon, which drops the errors of what it
+    checks again, gets them afresh. mypy runs the hooks of an overloaded ``jax.jit`` only while
+    it tries its items, discarding what they report, so the reports are made past those
+    watchers (``mypy_internals.unwatched``): they are about the function's body, not about the
+    call being tried."""
+    if traced is None:
+        return
+    if traced.function.is_dynamic() and not api.options.check_untyped_defs:
+        return  # mypy does not check this function's body
+    with mypy_internals.unwatched(api) as shown:
+        if not shown:
+            return
+        for site in tracing.Walk(traced).run():
+            if site.kind in (tracing.BOOLEAN_MASK, tracing.SIZE):
+                report_shape(api, traced, site)
+            else:
+                report_value(api, traced, site)
+
+
+def describe(node: Expression) -> str:
+    """The traced value as the error names it: ``traced "x.sum()"``, or for one too long to
+    print, ``a traced value``."""
+    text = source(node)
+    return f'traced "{text}"' if text is not None and len(text) <= 60 else "a traced value"
+
+
+def describe_mask(node: Expression) -> str:
+    text = source(node)
+    return f'Boolean mask "{text}"' if text is not None and len(text) <= 60 else "A boolean mask"
+
+
+def report_value(api: CheckerPluginInterface, traced: Traced, site: Site) -> None:
+    """``jax-traced-value``: a Python value of a tracer is needed."""
+    error = RAISES[site.kind]
+    if site.kind == tracing.NUMPY:
+        message = f"{site.construct} converts {describe(site.value)} to NumPy under {traced.transform}; JAX raises {error}"
+    else:
+        message = f"{site.construct} needs the Python value of {describe(site.value)} under {traced.transform}; JAX raises {error}"
+    reporting.error_with_notes(api, site.node, CODE, message, value_notes(api, traced, site))
+
+
+def value_notes(api: CheckerPluginInterface, traced: Traced, site: Site) -> list[str]:
+    condition = source(site.value) or "pred"
+    found: list[str] = []
+    if site.kind == tracing.BOOL:
+        found.append({
+            '"while"': LOOP, '"assert"': ASSERT, '"and"': COMBINE, '"or"': COMBINE, '"not"': COMBINE,
+            "a chained comparison": CHAINED,
+        }.get(site.construct, BRANCH.format(condition=condition)))
+    elif site.kind == tracing.CONVERT:
+        found.append(PRINT.format(value=source(site.value) or "x") if site.printing else KEEP_AN_ARRAY)
+    elif site.kind == tracing.INDEX:
+        found.append(FORI_LOOP if site.construct == '"range()"' else INDEX_AN_ARRAY)
+    elif site.kind == tracing.NUMPY:
+        name = site.callee.rpartition(".")[2] if site.callee else "asarray"
+        reference, _ = checked_module.reference(api, fullnames.JAX_NUMPY, name)
+        found.append(USE_JAX_NUMPY.format(name=f"{reference}({source(site.value) or 'x'})"))
+    static = static_note(api, traced, site.value)
+    if static is not None:
+        found.append(static)
+    return found
+
+
+def static_note(api: CheckerPluginInterface, traced: Traced, value: Expression) -> str | None:
+    """For a parameter declared as a Python scalar under ``jax.jit``: how to make it static, in
+    the form of the decorator written."""
+    if traced.kind != JIT or not isinstance(value, NameExpr) or value.name not in traced.traced:
+        return None
+    declared = transforms.declared_type(traced.function, value.name)
+    if declared is None or not transforms.python_scalar(declared):
+        return None
+    names = f'static_argnames=("{value.name}",)'
+    if traced.decorator is not None:
+        partial, imports = checked_module.reference(api, "functools", "partial")
+        needs = f' (needs "{imports[0]}")' if imports else ""
+        how = f'"@{partial}({source(traced.decorator) or "jax.jit"}, {names})"{needs}'
+    else:
+        how = f'pass "{names}" to jax.jit'
+    return STATIC.format(name=value.name, how=how)
+
+
+def report_shape(api: CheckerPluginInterface, traced: Traced, site: Site) -> None:
+    """``jax-traced-shape``: a shape would be made from traced values."""
+    error = RAISES[site.kind]
+    if site.kind == tracing.BOOLEAN_MASK:
+        message = f"{describe_mask(site.value)} is traced under {traced.transform}; JAX raises {error}"
+        base = site.node.base if isinstance(site.node, IndexExpr) else None
+        if isinstance(base, MemberExpr) and base.name == "at":  # x.at[mask].set(v)
+            note = MASKED_UPDATE.format(mask=source(site.value) or "mask", array=source(base.expr) or "x")
+        else:
+            note = MASK.format(mask=source(site.value) or "mask", array=(source(base) if base is not None else None) or "x")
+    else:
+        message = (f"{site.construct} of {describe(site.value)} without \"size=\" under {traced.transform}; "
+                   f"JAX raises {error}")
+        note = SIZE
+    reporting.error_with_notes(api, site.node, SHAPE_CODE, message, [note])
+
+
+RULE: Final = Rule(
+    CODE,
+    other_codes=(SHAPE_CODE,),
+    function_hooks={fullnames.JIT: on_transform, fullnames.VMAP: on_transform},
+    function_signature_hooks={fullnames.PARTIAL: on_partial},
+)
