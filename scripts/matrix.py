@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Run the type-check cases, the runtime-truth test, the rewrites written in place, the
-tables of the traced-value rules and the reads of mypy's internals for several JAX and mypy
-releases: every JAX release with the newest mypy, the older mypy with the oldest and the
-newest JAX (``cells_of``; ``--every-pair`` for all of them).
+"""Run the release-dependent tests for several JAX and mypy releases.
+
+The type-check cases, the runtime-truth test, the rewrites written in place, the tables of the
+traced-value rules and the reads of mypy's internals, for every JAX release with the newest
+mypy and the older mypy with the oldest and the newest JAX (``cells_of``; ``--every-pair``
+for all of them).
 
     python scripts/matrix.py [--jax 0.4.31 0.7.2 0.10.2] [--mypy 1.19.0 2.4.1] [--every-pair]
 
