@@ -55,7 +55,7 @@ from mypy.subtypes import find_member, is_subtype
 from mypy.types import CallableType, Instance, Overloaded, TupleType, Type, TypedDictType, get_proper_type
 
 from mypy_plugin.lib import checked_module, mypy_internals
-from mypy_plugin.lib.source import operand, source
+from mypy_plugin.lib.source import int_literal, operand, source
 
 DATACLASSES: Final = "dataclasses"
 TUPLE: Final = "builtins.tuple"
@@ -311,15 +311,6 @@ def namedtuple_fields(info: TypeInfo) -> list[str]:
     if not isinstance(signature, CallableType):
         return []
     return [name for name in signature.arg_names[1:] if name]
-
-
-def int_literal(node: Expression) -> int | None:
-    """``1`` or ``-1`` as written; None for anything else."""
-    if isinstance(node, IntExpr):
-        return node.value
-    if isinstance(node, UnaryExpr) and node.op == "-" and isinstance(node.expr, IntExpr):
-        return -node.expr.value
-    return None
 
 
 def is_self_of(function: FuncItem, var: Var) -> bool:

@@ -138,3 +138,12 @@ def lambda_source(node: LambdaExpr) -> str | None:
         return None
     names = ", ".join(argument.variable.name for argument in node.arguments)
     return f"lambda {names}: {text}" if names else f"lambda: {text}"
+
+
+def int_literal(node: Expression) -> int | None:
+    """``1`` or ``-1`` as written; None for anything else."""
+    if isinstance(node, IntExpr):
+        return node.value
+    if isinstance(node, UnaryExpr) and node.op == "-" and isinstance(node.expr, IntExpr):
+        return -node.expr.value
+    return None

@@ -43,7 +43,6 @@ from mypy.nodes import (
     GlobalDecl,
     IfStmt,
     IndexExpr,
-    LambdaExpr,
     ListComprehension,
     ListExpr,
     MemberExpr,
@@ -70,8 +69,8 @@ from mypy.nodes import (
 from mypy.types import CallableType, Instance, Overloaded, TupleType, Type, get_proper_type
 
 from mypy_plugin.lib import fullnames
-from mypy_plugin.lib.source import source
-from mypy_plugin.lib.transforms import JIT, Traced, integer
+from mypy_plugin.lib.source import int_literal, source
+from mypy_plugin.lib.transforms import JIT, Traced
 
 TRACED: Final = "traced"
 MASK: Final = "mask"
@@ -132,7 +131,7 @@ class Site:
         """Whether the value is converted only to be printed (an argument of ``print``, a
         ``str.format``/f-string)."""
         self.callee = callee
-        """The full name of the shape-making function (``jax.numpy.nonzero``)."""
+        """The full name of the NumPy function that converts (``numpy.tanh``)."""
 
 
 def merge(a: State, b: State) -> State:
@@ -439,9 +438,7 @@ class Walk:
         if isinstance(node, YieldExpr) and node.expr is not None:
             self.value(node.expr, env)
             return None
-        if isinstance(node, LambdaExpr):
-            return None
-        return None
+        return None  # literals, lambdas (not walked), and what else the walk does not follow
 
     def operator(self, op: str, left: State, right: State) -> State:
         if op in ("&", "|", "^") and MASK in (left, right) and all(s in (MASK, None) for s in (left, right)):
@@ -465,7 +462,7 @@ class Walk:
         if is_traced(index) and isinstance(node.base, (ListExpr, TupleExpr)):
             self.site(INDEX, node, node.index, "indexing a Python sequence")
         if isinstance(base, tuple):
-            position = integer(node.index)
+            position = int_literal(node.index)
             if position is not None and -len(base) <= position < len(base):
                 return base[position]
             return None
@@ -508,11 +505,11 @@ class Walk:
                 self.site(CONVERT, node, callee.expr, f'".{callee.name}()"')
                 return None
             if callee.name in SHAPE_MAKING_METHODS and "size" not in node.arg_names:
-                self.site(SIZE, node, callee.expr, f'".{callee.name}()"', callee=callee.name)
+                self.site(SIZE, node, callee.expr, f'".{callee.name}()"')
             return TRACED
         shape_making = fullname in SHAPE_MAKING_FUNCTIONS or (fullname == WHERE and len(node.args) == 1)
         if shape_making and "size" not in node.arg_names and any(is_traced(state) for _, state in positional):
-            self.site(SIZE, node, next(arg for arg, state in positional if is_traced(state)), called_as(callee, fullname), callee=fullname)
+            self.site(SIZE, node, next(arg for arg, state in positional if is_traced(state)), called_as(callee, fullname))
         if not isinstance(callee, RefExpr):
             return None
         declared = array_state(returned_type(callee.node))
@@ -571,7 +568,7 @@ def assigned_names(block: Block) -> set[str]:
             pending.extend(node.body)
         elif isinstance(node, AssignmentStmt):
             pending.extend(node.lvalues)
-        elif isinstance(node, (OperatorAssignmentStmt,)):
+        elif isinstance(node, OperatorAssignmentStmt):
             pending.append(node.lvalue)
         elif isinstance(node, NameExpr):
             found.add(node.name)
@@ -579,7 +576,7 @@ def assigned_names(block: Block) -> set[str]:
             pending.extend(node.items)
         elif isinstance(node, StarExpr):
             pending.append(node.expr)
-        elif isinstance(node, (IfStmt,)):
+        elif isinstance(node, IfStmt):
             pending.extend(node.body)
             if node.else_body is not None:
                 pending.append(node.else_body)

@@ -24,17 +24,16 @@ from mypy.nodes import (
     Decorator,
     Expression,
     FuncDef,
-    IntExpr,
     ListExpr,
     NameExpr,
     RefExpr,
     StrExpr,
     TupleExpr,
-    UnaryExpr,
 )
 from mypy.types import AnyType, CallableType, Instance, LiteralType, ProperType, Type, get_proper_type
 
 from mypy_plugin.lib import fullnames
+from mypy_plugin.lib.source import int_literal
 from mypy_plugin.lib.types import members
 
 JIT: Final = "jit"
@@ -178,24 +177,16 @@ def batched_names(options: list[tuple[str | None, Expression]], positional: list
             in_axes = value
         elif name is None:
             return None
-    if in_axes is None or integer(in_axes) is not None:
+    if in_axes is None or int_literal(in_axes) is not None:
         return set(positional) | set(keyword_only)
     if isinstance(in_axes, (TupleExpr, ListExpr)) and len(in_axes.items) == len(positional):
         batched = set(keyword_only)
         for name, axis in zip(positional, in_axes.items):
-            if integer(axis) is not None:
+            if int_literal(axis) is not None:
                 batched.add(name)
             elif not (isinstance(axis, NameExpr) and axis.fullname == "builtins.None"):
                 return None
         return batched
-    return None
-
-
-def integer(node: Expression) -> int | None:
-    if isinstance(node, IntExpr):
-        return node.value
-    if isinstance(node, UnaryExpr) and node.op == "-" and isinstance(node.expr, IntExpr):
-        return -node.expr.value
     return None
 
 
@@ -204,7 +195,7 @@ def literal_items(node: Expression, kind: type) -> list | None:  # type: ignore[
     items = node.items if isinstance(node, (TupleExpr, ListExpr)) else [node]
     found = []
     for item in items:
-        value = integer(item) if kind is int else (item.value if isinstance(item, StrExpr) else None)
+        value = int_literal(item) if kind is int else (item.value if isinstance(item, StrExpr) else None)
         if value is None:
             return None
         found.append(value)

@@ -24,6 +24,7 @@ knows: declared types, never inferred ones.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from mypy.errorcodes import ErrorCode
@@ -79,11 +80,9 @@ def on_transform(ctx: FunctionContext) -> Type:
     ``jax.jit(f, ...)``, or as ``jax.jit(...)`` that decorates."""
     context = ctx.context
     if isinstance(context, Decorator):
-        check(ctx.api, transforms.decorated(context))
+        check(ctx.api, lambda: transforms.decorated(context))
     elif isinstance(context, CallExpr):
-        tree = mypy_internals.module_tree(ctx.api)
-        found = transforms.called(context, tree.fullname) if tree is not None else None
-        check(ctx.api, found if found is not None else decorated_by(ctx.api, context))
+        check(ctx.api, lambda: called(ctx.api, context))
     return ctx.default_return_type
 
 
@@ -93,8 +92,15 @@ def on_partial(ctx: FunctionSigContext) -> FunctionLike:
     context = ctx.context
     if isinstance(context, CallExpr) and context.args and isinstance(context.args[0], RefExpr):
         if context.args[0].fullname in transforms.TRANSFORMS:
-            check(ctx.api, decorated_by(ctx.api, context))
+            check(ctx.api, lambda: decorated_by(ctx.api, context))
     return ctx.default_signature
+
+
+def called(api: CheckerPluginInterface, call: CallExpr) -> Traced | None:
+    """``jax.jit(f, ...)`` for a function of the module, or ``@jax.jit(...)``."""
+    tree = mypy_internals.module_tree(api)
+    found = transforms.called(call, tree.fullname) if tree is not None else None
+    return found if found is not None else decorated_by(api, call)
 
 
 def decorated_by(api: CheckerPluginInterface, call: CallExpr) -> Traced | None:
@@ -105,20 +111,18 @@ def decorated_by(api: CheckerPluginInterface, call: CallExpr) -> Traced | None:
     return None
 
 
-def check(api: CheckerPluginInterface, traced: Traced | None) -> None:
-    """Walk ``traced`` and report its sites, each time mypy checks the transform: mypy removes
-    the same error reported twice on a line, and the daemon, which drops the errors of what it
-    checks again, gets them afresh. mypy runs the hooks of an overloaded ``jax.jit`` only while
-    it tries its items, discarding what they report, so the reports are made past those
-    watchers (``mypy_internals.unwatched``): they are about the function's body, not about the
-    call being tried."""
-    if traced is None:
-        return
-    if traced.function.is_dynamic() and not api.options.check_untyped_defs:
-        return  # mypy does not check this function's body
+def check(api: CheckerPluginInterface, find: Callable[[], Traced | None]) -> None:
+    """Find the transformed function (``find``, only where mypy shows the module's errors: not
+    in JAX's own modules, which call ``jax.jit`` too), walk it and report its sites, each time
+    mypy checks the transform: mypy removes the same error reported twice on a line, and the
+    daemon, which drops the errors of what it checks again, gets them afresh. mypy runs the
+    hooks of an overloaded ``jax.jit`` only while it tries its items, discarding what they
+    report, so the reports are made past those watchers (``mypy_internals.unwatched``): they
+    are about the function's body, not about the call being tried."""
     with mypy_internals.unwatched(api) as shown:
-        if not shown:
-            return
+        traced = find() if shown else None
+        if traced is None or traced.function.is_dynamic() and not api.options.check_untyped_defs:
+            return  # nothing transformed, or a body mypy does not check
         for site in tracing.Walk(traced).run():
             if site.kind in (tracing.BOOLEAN_MASK, tracing.SIZE):
                 report_shape(api, traced, site)
