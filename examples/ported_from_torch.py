@@ -1,5 +1,5 @@
-"""A data-loading step ported from PyTorch, where passing a stream, writing into a tensor and
-branching on a flag or a mask were normal.
+"""A data-loading step ported from PyTorch, where passing a stream, writing into a tensor,
+branching on a flag or a mask, and handing a compiled function a string were normal.
 
 ``mypy examples/`` (with the package installed) reports each misuse below under its rule's
 code; at run time each raises on the line mypy reports.
@@ -45,6 +45,26 @@ def normalise(batch: jax.Array, training: bool) -> jax.Array:
 def drop_padding(batch: jax.Array) -> jax.Array:
     # torch: batch[batch != 0] keeps the nonzero entries; under jax.jit shapes must be fixed.
     return batch[batch != 0]
+
+
+@jax.jit
+def activate(batch: jax.Array, kind: str = "relu") -> jax.Array:
+    # torch: an activation chosen by name; under jax.jit a string must be a static argument.
+    return jnp.tanh(batch) if kind == "tanh" else jnp.maximum(batch, 0.0)
+
+
+def activate_tanh(batch: jax.Array) -> jax.Array:
+    activated: jax.Array = activate(batch, kind="tanh")
+    return activated
+
+
+def pad_to(batch: jax.Array, width: int) -> jax.Array:
+    return jnp.pad(batch, (0, width))
+
+
+def compile_padding() -> Any:
+    # torch.compile(pad_to): jax.jit names static parameters, and pad_to has no "widths".
+    return jax.jit(pad_to, static_argnames=("widths",))
 
 
 @partial(jax.jit, static_argnames=("training",))

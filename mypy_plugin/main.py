@@ -9,8 +9,8 @@ turn, each given the previous one's result as mypy's default.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Dict, Final, TypeVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Dict, Final, TypeVar
 
 from mypy.options import Options
 from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext, Plugin, ReportConfigContext
@@ -18,6 +18,7 @@ from mypy.types import CallableType, FunctionLike, Type, get_proper_type
 
 from mypy_plugin import __version__
 from mypy_plugin.install import mismatch, startup
+from mypy_plugin.lib import mypy_internals
 from mypy_plugin.lib.guard import default_return_type, default_signature, guarded
 from mypy_plugin.lib.rule import FunctionHook, FunctionSignatureHook, MethodHook, MethodSignatureHook, Rule
 from mypy_plugin.rules import RULES
@@ -31,6 +32,13 @@ RETURN_TYPE: Final = "default_return_type"
 def method_name(fullname: str) -> str:
     """``pkg.Cls.to_device`` and mypy's ``to_device of Cls`` both give ``to_device``."""
     return fullname.partition(" of ")[0].rpartition(".")[2]
+
+
+def of_method(hooks: Mapping[str, Sequence[Callable[[Any], Any]]], fullname: str) -> list[Callable[[Any], Any]]:
+    """The hooks for a method: those keyed by its full name (one class's method, such as
+    ``functools.partial.__call__``), then those keyed by its name (any receiver, the hook
+    deciding)."""
+    return [*hooks.get(fullname, []), *hooks.get(method_name(fullname), [])]
 
 
 def table(rules: Iterable[Rule], hooks_of: Callable[[Rule], Mapping[str, Hook]], fallback: Callable[[Any], Any]) -> dict[str, list[Hook]]:
@@ -60,6 +68,17 @@ def in_turn(hooks: list[Callable[[Any], Any]], default: str) -> Callable[[Any], 
     return run
 
 
+def after_mypys(mypys_hook: Callable[[str], Any], fullname: str, hooks: Sequence[Callable[[Any], Any]]) -> list[Callable[[Any], Any]]:
+    """``hooks``, after mypy's own hook for ``fullname`` if it has one. mypy asks plugins in
+    turn and takes the first hook given, custom plugins before its own: without this, a hook
+    here for ``functools.partial.__call__`` or ``_ctypes.Array.__setitem__`` would replace
+    mypy's support for those names. Names the rules do not hook are left to mypy alone."""
+    if not hooks:
+        return []
+    own = mypys_hook(fullname)
+    return [own, *hooks] if own is not None else list(hooks)
+
+
 class Decided(Dict[str, Any]):
     """Hooks by full name, each decided once: the first time a name is asked, ``decide`` gives
     its hook (or None), which is kept. A name asked again is a plain dictionary hit, the
@@ -81,26 +100,32 @@ class JaxStubsPlugin(Plugin):
     per run (``install/mismatch.py``), from a signature hook on every call into JAX.
     """
 
+    rules: ClassVar[tuple[Rule, ...]] = RULES
+    """The rules whose hooks the getters answer (``typed_jit.py`` adds typed calls)."""
+
     def __init__(self, options: Options) -> None:
         super().__init__(options)
         installed, self.mismatch = startup.start(options)
-        self._config_data = {"plugin": __version__, **installed}
+        self._config_data = {"plugin": __version__, "rules": [rule.code.code for rule in self.rules], **installed}
         mismatch_hooks = [guarded(self.mismatch.signature_hook, default_signature)] if self.mismatch else []
 
         def before(fullname: str) -> list[Callable[[Any], FunctionLike]]:
             """The mismatch report's hook, first on every call into JAX while the versions differ."""
             return mismatch_hooks if mismatch_hooks and mismatch.calls_into_jax(fullname) else []
 
-        method_signature = table(RULES, lambda rule: rule.method_signature_hooks, default_signature)
-        method = table(RULES, lambda rule: rule.method_hooks, default_return_type)
-        function_signature = table(RULES, lambda rule: rule.function_signature_hooks, default_signature)
-        function = table(RULES, lambda rule: rule.function_hooks, default_return_type)
-        self._method_signature_hooks = Decided(
-            lambda name: in_turn([*before(name), *method_signature.get(method_name(name), [])], SIGNATURE))
-        self._method_hooks = Decided(lambda name: in_turn(method.get(method_name(name), []), RETURN_TYPE))
-        self._function_signature_hooks = Decided(
-            lambda name: in_turn([*before(name), *function_signature.get(name, [])], SIGNATURE))
-        self._function_hooks = Decided(lambda name: in_turn(function.get(name, []), RETURN_TYPE))
+        method_signature = table(self.rules, lambda rule: rule.method_signature_hooks, default_signature)
+        method = table(self.rules, lambda rule: rule.method_hooks, default_return_type)
+        function_signature = table(self.rules, lambda rule: rule.function_signature_hooks, default_signature)
+        function = table(self.rules, lambda rule: rule.function_hooks, default_return_type)
+        mypys = mypy_internals.default_plugin(options)
+        self._method_signature_hooks = Decided(lambda name: in_turn(after_mypys(
+            mypys.get_method_signature_hook, name, [*before(name), *of_method(method_signature, name)]), SIGNATURE))
+        self._method_hooks = Decided(lambda name: in_turn(after_mypys(
+            mypys.get_method_hook, name, of_method(method, name)), RETURN_TYPE))
+        self._function_signature_hooks = Decided(lambda name: in_turn(after_mypys(
+            mypys.get_function_signature_hook, name, [*before(name), *function_signature.get(name, [])]), SIGNATURE))
+        self._function_hooks = Decided(lambda name: in_turn(after_mypys(
+            mypys.get_function_hook, name, function.get(name, [])), RETURN_TYPE))
 
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         return self._method_signature_hooks[fullname]  # type: ignore[no-any-return]

@@ -27,9 +27,13 @@ class Rule:
     exception: str
     message: re.Pattern[str]
     """What JAX's exception says (searched: its wording changes between JAX releases)."""
+    raised_by_a_call: bool = False
+    """The report is at a declaration that no value passed can satisfy; JAX raises at each
+    call of what is declared, on a later line."""
 
 
 CONCRETIZATION = re.compile(r"Abstract tracer value encountered where concrete value is expected")
+NON_HASHABLE = re.compile(r"^Non-hashable static arguments are not supported")
 
 RULES = [
     Rule(
@@ -56,17 +60,45 @@ RULES = [
         ("jax-traced-shape", "NonConcreteBooleanIndexError"): re.compile(r"^Array boolean indices must be concrete"),
         ("jax-traced-shape", "ConcretizationTypeError"): CONCRETIZATION,
     }.items()
+] + [
+    Rule(
+        "jax-jit-declaration",
+        re.compile(r'^main:(\d+): error: (?:static|donate)_arg(?:names|nums).* jax\.jit raises ValueError  \[jax-jit-declaration\]$'),
+        "ValueError",
+        re.compile(r"^Jitted function has (?:invalid argnames|\w+=\(.*\), but only accepts)"),
+    ),
+    Rule(
+        "jax-jit-declaration",
+        re.compile(r'^main:(\d+): error: Static parameter .* each call raises ValueError  \[jax-jit-declaration\]$'),
+        "ValueError",
+        NON_HASHABLE,
+        raised_by_a_call=True,
+    ),
+    Rule(
+        "jax-jit-call",
+        re.compile(r'^main:(\d+): error: Static argument .* JAX raises ValueError  \[jax-jit-call\]$'),
+        "ValueError",
+        NON_HASHABLE,
+    ),
+    Rule(
+        "jax-jit-call",
+        re.compile(r'^main:(\d+): error: Argument .* which JAX cannot trace; JAX raises TypeError  \[jax-jit-call\]$'),
+        "TypeError",
+        # JAX 0.4.31 words it in two ways of its own
+        re.compile(r"Error interpreting argument to .* as an abstract array|is not a valid JAX type|"
+                   r"^Cannot interpret value of type .* as an abstract array"),
+    ),
 ]
 """A rule may raise several exceptions, one per kind of site: each has its entry, and the
 error names the exception JAX raises."""
 
 
 def rule_for(code: str, message: str) -> Rule:
-    """The entry of ``RULES`` for an error of ``code``: where a code has several (one per
-    exception), the one whose exception the message names."""
+    """The entry of ``RULES`` for an error of ``code``: where a code has several (one per kind
+    of misuse), the one whose report it is."""
     found = [rule for rule in RULES if rule.code == code]
     if len(found) > 1:
-        found = [rule for rule in found if f"JAX raises {rule.exception}" in message]
+        found = [rule for rule in found if rule.reported.match(f"main:1: error: {message}  [{code}]")]
     [rule] = found
     return rule
 

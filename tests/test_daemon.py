@@ -214,3 +214,35 @@ def test_daemon_reports_in_files_added_while_it_runs(package: Package, dmypy: Ru
     package.write("main", (package.root / main).read_text().replace("if total(x) > 0:", "if x.ndim > 0:"))
     fixed = dmypy(main, helpers)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+
+
+STEP = ("import jax\nfrom functools import partial\n\n@partial(jax.jit, static_argnames=('mode',))\n"
+        "def step(x: jax.Array, mode: str) -> jax.Array:\n    return x\n")
+TRACED_MODE = STEP.replace("static_argnames=('mode',)", "donate_argnums=()")  # of another size: dmypy sees the edit
+CALLER = "import jax.numpy as jnp\nfrom PKG.steps import step\n\nstep(jnp.ones(3), 'relu')\n"
+A_STR = ':4: error: Argument "mode" of jitted "step" is a str'
+
+
+def test_daemon_follows_the_static_parameters_of_a_jitted_function_in_another_file(package: Package, dmypy: Run) -> None:
+    """A call is read against what jax.jit keeps on the function it returns: an edit of the
+    declaration in one module re-checks the caller in the other."""
+    steps = package.write("steps", STEP)
+    main = package.write("main", CALLER)
+    assert dmypy(main, steps).returncode == 0
+    package.write("steps", TRACED_MODE)
+    changed = dmypy(main, steps)
+    assert changed.returncode == 1 and main + A_STR in changed.stdout, changed.stdout
+    package.write("steps", STEP)
+    assert dmypy(main, steps).returncode == 0
+
+
+def test_incremental_run_follows_the_static_parameters_of_a_jitted_function(tmp_path: Path) -> None:
+    """What jax.jit keeps goes into mypy's cache with the module: a warm run reports the caller
+    as a cold one does, and follows an edit of the declaration."""
+    (tmp_path / "steps.py").write_text(TRACED_MODE)
+    (tmp_path / "main.py").write_text(CALLER.replace("PKG.", ""))
+    runs = [run_mypy(tmp_path, "main.py", "steps.py") for _ in range(2)]
+    assert [r.returncode for r in runs] == [1, 1] and runs[0].stdout == runs[1].stdout, runs[1].stdout
+    assert "main.py" + A_STR in runs[1].stdout
+    (tmp_path / "steps.py").write_text(STEP)
+    assert run_mypy(tmp_path, "main.py", "steps.py").returncode == 0

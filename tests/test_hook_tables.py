@@ -1,19 +1,63 @@
 """The plugin answers mypy's hook getters from tables built from the rule list: every hook a
-rule declares is found under its key, by method name whatever the receiver's class, nothing
-else is, each answer is decided once, and hooks of one name run in turn."""
+rule declares is found under its key, by method name whatever the receiver's class (or by
+full name, for one class's method), nothing else is (another plugin's ``__call__`` stays its
+own), each answer is decided once, and hooks of one name run in turn, after mypy's own hook
+for that name (mypy takes the first plugin's hook, and asks its own plugin last)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import pytest
+from pathlib import Path
 from mypy.options import Options
 from mypy.plugin import MethodContext
 from mypy.types import AnyType, NoneType, Type, TypeOfAny, UninhabitedType
 
+from mypy.plugins.default import DefaultPlugin
+
 from mypy_plugin import main
+from mypy_plugin.lib.guard import default_return_type
 from mypy_plugin.rules import RULES
+from mypy_runs import run_mypy
+
+MYPYS_OWN: Final = """\
+import ctypes
+import functools
+from functools import partial, singledispatch
+
+
+def scale(x: float, factor: float, *, offset: float = 0.0) -> float:
+    return x * factor + offset
+
+
+double = partial(scale, factor=2.0)
+reveal_type(double)
+reveal_type(double(1.0))
+double("a")
+double(1.0, offset="b")
+partial(scale, 1.0, 2.0, 3.0)
+functools.partial(int, "3")(base=10, extra=1)
+
+
+@singledispatch
+def describe(value: object) -> str:
+    return "object"
+
+
+@describe.register
+def _(value: int) -> str:
+    return "int"
+
+
+reveal_type(describe(1))
+describe()
+numbers = (ctypes.c_int * 3)()
+numbers[0] = "x"
+"""
+"""Code that mypy's own plugin types (``functools.partial``, ``singledispatch``, ``ctypes``
+arrays): names the rules hook too (``__call__``, ``__setitem__``)."""
 
 
 @pytest.fixture(scope="module")
@@ -26,14 +70,16 @@ def test_every_declared_hook_is_found(plugin: main.JaxStubsPlugin, kind: str) ->
     getter = getattr(plugin, "get_" + kind[: -len("s")])
     for rule in RULES:
         for name in getattr(rule, kind):
-            keys = [f"pkg.Sub.{name}", f"{name} of Array"] if kind.startswith("method") else [name]
+            by_name = kind.startswith("method") and "." not in name
+            keys = [f"pkg.Sub.{name}", f"{name} of Array"] if by_name else [name]
             for key in keys:
                 assert getter(key) is not None, (rule.code.code, key)
                 assert getter(key) is getter(key), "decided once"
 
 
 def test_other_names_get_no_hook(plugin: main.JaxStubsPlugin) -> None:
-    for name in ["builtins.str.join", "numpy.ndarray.sum", "jax.numpy.zeros", "to_device_of", "pkg.to_devices"]:
+    for name in ["builtins.str.join", "numpy.ndarray.sum", "jax.numpy.zeros", "to_device_of", "pkg.to_devices",
+                 "pkg.Pipe.__call__", "returns.pipeline._Pipe.__call__"]:
         assert plugin.get_method_hook(name) is None
         assert plugin.get_method_signature_hook(name) is None
         assert plugin.get_function_hook(name) is None
@@ -59,3 +105,35 @@ def test_hooks_of_one_name_run_in_turn() -> None:
     assert main.in_turn([], main.RETURN_TYPE) is None
     single = hook("only", seconds)
     assert main.in_turn([single], main.RETURN_TYPE) is single
+
+
+def test_mypys_own_hook_runs_first_where_a_rule_hooks_the_same_name() -> None:
+    get_mypys = DefaultPlugin(Options()).get_method_hook
+    name = "functools.partial.__call__"
+    own = get_mypys(name)
+    assert own is not None
+    assert main.after_mypys(get_mypys, name, []) == [], "a name no rule hooks is left to mypy"
+    chained = main.after_mypys(get_mypys, name, [default_return_type])
+    assert chained == [own, default_return_type]
+
+
+def test_mypys_own_support_is_unchanged(tmp_path: Path) -> None:
+    """``functools.partial``, ``singledispatch`` and ``ctypes`` arrays: the same report with the
+    plugin as without it, errors included."""
+    (tmp_path / "own.py").write_text(MYPYS_OWN)
+    without = run_mypy(tmp_path, "own.py", plugin=False)
+    with_plugin = run_mypy(tmp_path, "own.py")
+    assert without.stdout.count("error:") >= 5, without.stdout
+    assert with_plugin.stdout == without.stdout
+
+
+def test_typed_calls_only_with_their_entry_point() -> None:
+    """``mypy_plugin.typed_jit`` adds the signature hook that types calls of jitted functions;
+    ``mypy_plugin`` leaves those calls as JAX's stubs type them."""
+    from mypy_plugin import typed_jit
+
+    name = "jax._src.pjit.JitWrapped.__call__"
+    typed = typed_jit.plugin("2.4.1")(Options())
+    assert typed.get_method_signature_hook(name) is not None
+    assert main.JaxStubsPlugin(Options()).get_method_signature_hook(name) is None
+    assert typed.get_method_hook(name) is not None and main.JaxStubsPlugin(Options()).get_method_hook(name) is not None

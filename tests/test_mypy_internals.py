@@ -54,6 +54,7 @@ def probe(ctx):
         "TypeChecker.lookup_type_or_none": str(argument),
         "TypeInfo.metadata['dataclass']": sorted(mypy_internals.replaceable_fields(argument.type)),
         "Errors._watchers": shown,
+        "TypeChecker.modules": getattr(mypy_internals.class_named(api, "dataclasses.Field"), "fullname", None),
     }
     with open(os.environ["PROBE_OUT"], "w") as out:
         json.dump(FOUND, out)
@@ -154,6 +155,19 @@ def test_errors_past_the_watchers(probed: dict[str, dict[str, Any]]) -> None:
     assert probed["hidden.py:18"]["Errors._watchers"] is False
 
 
+def test_class_named(probed: dict[str, dict[str, Any]]) -> None:
+    """A class found in the module that defines it (the way to ``jax._src.basearray.Array``)."""
+    assert probed["shown.py:14"]["TypeChecker.modules"] == "dataclasses.Field"
+
+
+def test_default_plugin() -> None:
+    from mypy.plugins.default import DefaultPlugin
+
+    found = mypy_internals.default_plugin(Options())
+    assert isinstance(found, DefaultPlugin)
+    assert found.get_method_hook("functools.partial.__call__") is not None
+
+
 def test_format_type() -> None:
     from mypy.messages import format_type
 
@@ -182,6 +196,6 @@ def test_every_read_is_tested() -> None:
         "TypeChecker.tree", "Errors.get_watchers", "ErrorWatcher._filter", "MessageBuilder.prefer_simple_messages",
         "MessageBuilder.note(parent_error=)", "messages.format_type", "modulefinder.get_search_dirs",
         "Options.disable_error_code", "TypeChecker.scope", "TypeChecker.lookup_type_or_none",
-        "TypeInfo.metadata['dataclass']", "Errors._watchers",
+        "TypeInfo.metadata['dataclass']", "Errors._watchers", "plugins.default.DefaultPlugin", "TypeChecker.modules",
     }
     assert set(mypy_internals.READS) == tested

@@ -85,6 +85,17 @@ async def produce() -> jax.Array:
 
 def untyped(v):
     return v
+
+@jax.jit
+def jitted_h(v: jax.Array, mode: str = "a") -> float:
+    return v  # type: ignore[return-value]
+
+PyTree = Union[jax.Array, float, tuple["PyTree", ...], list["PyTree"], dict[str, "PyTree"]]
+Nested = Union[tuple["Nested", int], list[int]]
+
+@functools.partial(jax.jit, static_argnames=("n",))
+def recursive_h(v: PyTree, n: Nested) -> PyTree:
+    return v
 '''
 
 RECEIVERS = [
@@ -133,6 +144,11 @@ CALLS = [
     "if {r}.sum() > {s}:\n        pass",
     "int({r}) + len(range({s}))",
     "{r}[{r} > {s}], jnp.nonzero({r}, size={s}), np.tanh({r})",
+    "jitted_h({r}, mode={s})[0] = jitted_h({s})",
+    "recursive_h({r}, n={s})[0] = recursive_h([{r}], (({s}, 1), 2))",
+    "jax.jit(jitted_h, static_argnums={s})({r}, {s})",
+    "jax.jit(lambda v: v, static_argnames={s}, donate_argnums=(0, 7))({r})",
+    "functools.partial(jax.jit, static_argnames={s})(untyped)({r}, *args, **kwargs)",
 ]
 SURROUNDINGS = [
     "{c}",
@@ -149,6 +165,7 @@ SURROUNDINGS = [
     "@jax.vmap\ndef vm(v: jax.Array) -> jax.Array:\n    while v > 0:\n        {c}\n    return v[v > 0]",
     "def plain(v: jax.Array, n: int) -> jax.Array:\n    {c}\n    return v\n\njitted = jax.jit(plain, static_argnames=('n', 1))",
     "@jax.jit\ndef jw(v: jax.Array, *rest: int, **more: Any) -> Any:\n    with jax.ensure_compile_time_eval():\n        {c}\n    return [int(w) for w in v if w] or np.asarray(v)",
+    "@functools.partial(jax.jit, static_argnames=('mode', 'q'), donate_argnums=(0, 9))\ndef bj(v: jax.Array, mode: list[int]) -> float:\n    {c}\n    return 0.0\n\nbj(x, [1])",
 ]
 # Code that does not parse: mypy stops at its syntax error, and nothing may crash on the way.
 BREAKAGES = [")", "(", "stream=", ", stream=1, stream=2)", " + ", "\n    )", "def"]

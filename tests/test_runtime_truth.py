@@ -2,7 +2,8 @@
 
 - a line reported as a misuse raises JAX's own exception for it (``tests/cases.py``, ``RULES``:
   ``NotImplementedError("stream argument of array.to_device()")``, ``TypeError("JAX arrays are
-  immutable ...")``, the exception a ``jax-traced-*`` error names) from that very line;
+  immutable ...")``, the exception a ``jax-traced-*`` or ``jax-jit-*`` error names) from that
+  very line, or, for a declaration no value can satisfy, from a call of it on a later line;
 - a case with no diagnostic runs to the end;
 - anything else (another library's error, a silenced line, a Pallas ref annotated as an array)
   states its outcome in the case (``runtime:``) and, where the type check and the runtime
@@ -11,6 +12,7 @@
 
 from __future__ import annotations
 
+import os
 import traceback
 from pathlib import Path
 
@@ -38,6 +40,11 @@ def expected_outcome(case: Case) -> str:
     return case.runtime
 
 
+def raised_by_jax(error: BaseException) -> bool:
+    """Whether JAX's own code raised ``error`` (not NumPy's, nor Python's call check)."""
+    return any(f"{os.sep}jax{os.sep}" in frame.filename for frame in traceback.extract_tb(error.__traceback__))
+
+
 def raising_line(error: BaseException, main: Path) -> int | None:
     """The last line of ``main`` on the traceback: where the snippet called into JAX."""
     lines = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == str(main)]
@@ -57,9 +64,11 @@ def test_runtime_agrees_with_the_type_check(case: Case, tmp_path: Path) -> None:
     assert error is not None, f"expected {expected} at run time, but the snippet ran"
     assert type(error).__name__ == expected, repr(error)
     rule = case.misuses[0][1] if case.misuses else next((rule for rule in RULES if rule.exception == expected), None)
-    if case.misuses or (rule is not None and case.runtime_reason):
+    if case.misuses or (rule is not None and case.runtime_reason and raised_by_jax(error)):
         assert rule is not None and rule.message.search(str(error)), repr(error)
-    if case.misuses:
+    if case.misuses and case.misuses[0][1].raised_by_a_call:
+        assert (raising_line(error, tmp_path / "main.py") or 0) > case.misuse_lines[0], "raised by a call after the declaration"
+    elif case.misuses:
         assert raising_line(error, tmp_path / "main.py") == case.misuse_lines[0]
 
 
@@ -67,6 +76,7 @@ def test_every_case_file_is_loaded() -> None:
     assert len(CASES) >= 50
     assert {c.name.split("::")[0] for c in CASES} >= {
         "test_receivers", "test_streams", "test_untouched", "test_config", "test_limits", "test_item_assignment", "test_traced_values",
+        "test_jit_boundary",
     }
     assert {rule.code for case in CASES for _, rule in case.misuses} == {rule.code for rule in RULES}
 

@@ -226,16 +226,21 @@ def test_installer_commands_run_as_printed() -> None:
     assert Installer("/p", True).install("x", reinstall=True) == '/p -m pip install --force-reinstall --no-deps "x"'
 
 
-def test_too_old_mypy_gets_one_line_and_a_plugin_that_does_nothing(capsys: pytest.CaptureFixture[str]) -> None:
-    import mypy_plugin
+@pytest.mark.parametrize("entry", ["mypy_plugin", "mypy_plugin.typed_jit"])
+def test_too_old_mypy_gets_one_line_and_a_plugin_that_does_nothing(entry: str, capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib
+
     from mypy.plugin import Plugin
 
-    assert mypy_plugin.plugin("1.18.2") is Plugin
+    from mypy_plugin.main import JaxStubsPlugin
+
+    module = importlib.import_module(entry)
+    assert module.plugin("1.18.2") is Plugin
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(PREFIX + "mypy 1.18.2 is older than 1.19")
     assert f'{PYTHON} -m pip install "mypy>=1.19,<2.5"' in err
-    assert mypy_plugin.plugin("1.19.0+dev.abc") is not Plugin
-    assert mypy_plugin.plugin("2.4.1") is not Plugin
+    for supported in ["1.19.0+dev.abc", "2.4.1"]:
+        assert issubclass(module.plugin(supported), JaxStubsPlugin)
 
 
 def test_readme_shows_the_mismatch_report_as_it_is() -> None:

@@ -107,6 +107,15 @@ def enclosing_statements(api: CheckerPluginInterface, node: Context) -> list[Sta
     return found
 
 
+def decorated_by(api: CheckerPluginInterface, call: Context) -> Decorator | None:
+    """The decorated function among whose decorators ``call`` is (``@jax.jit(...)``,
+    ``@partial(jax.jit, ...)``); None when there is none or the tree cannot be read."""
+    for statement in reversed(enclosing_statements(api, call)):
+        if isinstance(statement, Decorator) and any(node is call for node in statement.decorators):
+            return statement
+    return None
+
+
 def definition_blocks(statement: Statement) -> list[Block]:
     """The body of a function (each item of an overloaded one) or of a class."""
     if isinstance(statement, Decorator):

@@ -20,7 +20,7 @@ from mypy.errorcodes import ErrorCode
 from mypy.errors import ErrorInfo
 from mypy.nodes import Context, Expression, FuncItem, MypyFile, TypeInfo
 from mypy.options import Options
-from mypy.plugin import CheckerPluginInterface
+from mypy.plugin import CheckerPluginInterface, Plugin
 from mypy.types import Instance, Type, get_proper_type
 
 READS: Final = (
@@ -36,6 +36,8 @@ READS: Final = (
     "TypeChecker.lookup_type_or_none",
     "TypeInfo.metadata['dataclass']",
     "Errors._watchers",
+    "plugins.default.DefaultPlugin",
+    "TypeChecker.modules",
 )
 """What this module reads of mypy beyond the plugin interface, one name per function below."""
 
@@ -224,3 +226,28 @@ def unwatched(api: CheckerPluginInterface) -> Iterator[bool]:
         yield not prefer_simple_messages(api)
     finally:
         errors._watchers = watchers  # type: ignore[union-attr]
+
+
+def default_plugin(options: Options) -> Plugin:
+    """``mypy.plugins.default.DefaultPlugin``: mypy's own hooks (``functools.partial``,
+    ``singledispatch``, ``ctypes``, TypedDict methods), which the plugin runs first where it
+    hooks the same name. Fallback: a plugin with no hooks (mypy's own support for the few names
+    the rules hook is then lost, as it would be without this)."""
+    try:
+        from mypy.plugins.default import DefaultPlugin
+
+        found = DefaultPlugin(options)
+        return found if isinstance(found, Plugin) else Plugin(options)
+    except Exception:  # moved or changed
+        return Plugin(options)
+
+
+def class_named(api: CheckerPluginInterface, fullname: str) -> TypeInfo | None:
+    """``TypeChecker.modules``: the class ``fullname`` (``jax._src.basearray.Array``) from the
+    module that defines it, which ``named_generic_type`` cannot reach when a package does not
+    bind its private submodules (``jax._src``). Fallback: None."""
+    module, _, name = fullname.rpartition(".")
+    modules = getattr(api, "modules", None)
+    tree = modules.get(module) if isinstance(modules, dict) else None
+    found = tree.names.get(name) if isinstance(tree, MypyFile) else None
+    return found.node if found is not None and isinstance(found.node, TypeInfo) else None

@@ -3,8 +3,11 @@
 ``main.py`` reads only these declarations: it wraps every hook in the guard, and answers mypy's
 hook getters from tables built from the list in ``rules/__init__.py``. mypy asks a method hook
 with the receiver's class (``pkg.Sub.to_device`` for a subclass of ``jax.Array``), so method
-hooks are keyed by the method's name and the hook decides from the receiver's type; function
-hooks are keyed by the function's full name.
+hooks are keyed by the method's name and the hook decides from the receiver's type, or, for a
+method of one class that has no subclasses to follow, by its full name
+(``jax._src.pjit.JitWrapped.__call__``): a hook keyed by a common name such as ``__call__``
+would take that name from every other plugin listed after this one. Function hooks are keyed by
+the function's full name.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ SignatureHook = Union[MethodSignatureHook, FunctionSignatureHook]
 class Rule:
     """One rule: the error code it reports under (and any others), and its hooks.
 
-    - ``method_signature_hooks``, ``method_hooks``: by method name (``"to_device"``);
+    - ``method_signature_hooks``, ``method_hooks``: by method name (``"to_device"``), or by a
+      method's full name (``"functools.partial.__call__"``);
     - ``function_signature_hooks``, ``function_hooks``: by full name (``"jax.numpy.clip"``).
 
     A signature hook runs before mypy checks the call's arguments (it may change the signature

@@ -13,6 +13,7 @@ that are not literals (``static_argnums=STATIC``) leave every parameter undecide
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from mypy.nodes import (
@@ -147,18 +148,24 @@ def traced_function(function: FuncDef, stack: list[tuple[str, list[tuple[str | N
     return Traced(function, kind, traced, written)
 
 
-def static_names(options: list[tuple[str | None, Expression]], positional: list[str]) -> set[str] | None:
+def static_names(options: Sequence[tuple[str | None, Expression]], positional: Sequence[str | None]) -> set[str] | None:
     """The parameters ``static_argnums`` and ``static_argnames`` make static (JAX reads each
-    from the other through the signature); None when an option is not a literal."""
+    from the other through the signature when only one is given); None when that depends on
+    the call or cannot be read: an option that is not a literal or not given by name, both
+    options at once (then an argument is static only if passed the way its option says), or a
+    negative number (JAX counts it from the end of each call's positional arguments)."""
     names: set[str] = set()
+    given = {name for name, _ in options if name in ("static_argnums", "static_argnames")}
+    if len(given) > 1:
+        return None
     for name, value in options:
         if name is None:
             return None
         if name == "static_argnums":
             numbers = literal_items(value, int)
-            if numbers is None:
+            if numbers is None or any(n < 0 for n in numbers):
                 return None
-            names.update(positional[n] for n in numbers if -len(positional) <= n < len(positional))
+            names.update(found for found in (positional[n] for n in numbers if n < len(positional)) if found is not None)
         elif name == "static_argnames":
             strings = literal_items(value, str)
             if strings is None:

@@ -105,10 +105,8 @@ def called(api: CheckerPluginInterface, call: CallExpr) -> Traced | None:
 
 def decorated_by(api: CheckerPluginInterface, call: CallExpr) -> Traced | None:
     """The transformed function ``call`` decorates (``@jax.jit(...)``, ``@partial(jax.jit, ...)``)."""
-    for statement in reversed(checked_module.enclosing_statements(api, call)):
-        if isinstance(statement, Decorator) and any(node is call for node in statement.decorators):
-            return transforms.decorated(statement)
-    return None
+    decorator = checked_module.decorated_by(api, call)
+    return transforms.decorated(decorator) if decorator is not None else None
 
 
 def check(api: CheckerPluginInterface, find: Callable[[], Traced | None]) -> None:

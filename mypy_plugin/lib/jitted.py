@@ -1,0 +1,184 @@
+"""What a jitted function keeps of the function it wraps: its signature and its static parameters.
+
+JAX's stubs type every ``jax.jit(f)`` as ``JitWrapped``, whose ``__call__(*args, **kwargs)`` has
+no annotation: calls go unchecked and their results are ``Any``. As mypy's own
+``functools.partial`` support does (``mypy/plugins/functools.py``), the plugin keeps the wrapped
+signature on the ``JitWrapped`` instance as an extra attribute (``Instance.extra_attrs``, which
+mypy's cache and the daemon's interface diff include) and checks each call against it.
+
+A jitted function returns arrays: every leaf of what the function returns goes through
+``jnp.asarray``, so a Python or NumPy scalar (``-> float``) comes back as a ``jax.Array``; the
+kept signature says so (``outputs``).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.nodes import Var
+from mypy.types import (
+    CallableType,
+    Instance,
+    LiteralType,
+    NoneType,
+    Overloaded,
+    ProperType,
+    TupleType,
+    Type,
+    TypeAliasType,
+    TypedDictType,
+    UnionType,
+    get_proper_type,
+)
+
+from mypy_plugin.lib import fullnames
+from mypy_plugin.lib.types import members
+
+WRAPPED_CLASS: Final = "jax._src.pjit.JitWrapped"
+"""What ``jax.jit`` returns in JAX's stubs (every supported release)."""
+CALL: Final = WRAPPED_CLASS + ".__call__"
+SIGNATURE: Final = "jax-stubs:jitted"
+STATIC_PREFIX: Final = "jax-stubs:static:"
+"""The extra attributes: the wrapped signature, and one entry per static parameter. Neither is
+an identifier, so no attribute access in user code can reach them."""
+DEPTH: Final = 8
+"""How deep ``outputs`` and ``unhashable`` follow nested types (a recursive alias ends there)."""
+
+BECOME_ARRAYS: Final = frozenset(
+    {"builtins.int", "builtins.float", "builtins.bool", "builtins.complex", "numpy.ndarray", "numpy.generic"}
+)
+"""Classes whose values a jitted function returns as ``jax.Array`` (subclasses too)."""
+CONTAINER: Final = "container"
+MAPPING: Final = "mapping"
+OTHER: Final = "other"
+"""Kinds of unhashable value, each with its own advice."""
+STR: Final = "a str"
+BYTES: Final = "bytes"
+FUNCTION: Final = "a function"
+"""What ``untraceable`` finds: the argument kinds JAX refuses to trace."""
+CONTAINERS: Final = frozenset({"builtins.tuple", "builtins.list", "builtins.dict"})
+"""Generic classes that are pytrees: their type arguments are leaves or further pytrees."""
+
+
+class Kept:
+    """The wrapped function's signature, as declared, and the names of its static parameters."""
+
+    __slots__ = ("signature", "statics")
+
+    def __init__(self, signature: CallableType, statics: frozenset[str]) -> None:
+        self.signature = signature
+        self.statics = statics
+
+
+def is_wrapper(typ: Type) -> bool:
+    proper = get_proper_type(typ)
+    return isinstance(proper, Instance) and proper.type.fullname == WRAPPED_CLASS
+
+
+def keep(wrapper: Instance, kept: Kept) -> Instance:
+    """``wrapper`` (a ``JitWrapped``) carrying ``kept``."""
+    typed = wrapper.copy_with_extra_attr(SIGNATURE, kept.signature)
+    for name in sorted(kept.statics):
+        typed = typed.copy_with_extra_attr(STATIC_PREFIX + name, NoneType())
+    return typed
+
+
+def kept_of(typ: Type) -> Kept | None:
+    """What ``keep`` put on a ``JitWrapped``; None for anything else."""
+    proper = get_proper_type(typ)
+    if not isinstance(proper, Instance) or proper.extra_attrs is None:
+        return None
+    attrs = proper.extra_attrs.attrs
+    signature = get_proper_type(attrs.get(SIGNATURE)) if SIGNATURE in attrs else None
+    if not isinstance(signature, CallableType):
+        return None
+    statics = frozenset(name[len(STATIC_PREFIX):] for name in attrs if name.startswith(STATIC_PREFIX))
+    return Kept(signature, statics)
+
+
+def kept_signature(function: CallableType, array: Instance) -> CallableType:
+    """The signature a call of ``jax.jit(function)`` is typed with: ``function``'s parameters,
+    and its result with every scalar or NumPy leaf an ``array`` (``jax.Array``)."""
+    return function.copy_modified(ret_type=outputs(function.ret_type, array))
+
+
+def outputs(typ: Type, array: Instance, depth: int = 0) -> Type:
+    """``typ`` as a jitted function returns it: leaves that are Python or NumPy scalars or NumPy
+    arrays become ``jax.Array``, through tuples, lists, dicts and unions; anything else (a
+    NamedTuple, a registered class, a TypeVar, ``Any``, an alias below the top) is kept as
+    declared."""
+    if depth > DEPTH or depth and isinstance(typ, TypeAliasType):
+        return typ  # an alias inside the result (a recursive PyTree) is kept as declared
+    proper = get_proper_type(typ)
+    if isinstance(proper, LiteralType):
+        proper = proper.fallback
+    if isinstance(proper, UnionType):
+        return UnionType.make_union([outputs(item, array, depth + 1) for item in proper.items], proper.line, proper.column)
+    if isinstance(proper, TupleType):
+        if proper.partial_fallback.type.fullname != "builtins.tuple":
+            return typ  # a NamedTuple: its fields keep their declared types
+        return proper.copy_modified(items=[outputs(item, array, depth + 1) for item in proper.items])
+    if isinstance(proper, Instance):
+        if any(base.fullname in BECOME_ARRAYS for base in proper.type.mro) and not is_array(proper):
+            return array
+        if proper.type.fullname in CONTAINERS and proper.args:
+            return proper.copy_modified(args=[outputs(arg, array, depth + 1) for arg in proper.args])
+    return typ
+
+
+def is_array(typ: ProperType) -> bool:
+    return isinstance(typ, Instance) and any(base.fullname == fullnames.ARRAY for base in typ.type.mro)
+
+
+def unhashable(typ: Type, depth: int = 0) -> bool:
+    """Whether no value of ``typ`` can be hashed, so that JAX refuses it as a static argument:
+    every member is a ``jax.Array``, a class that declares ``__hash__`` as None (``list``,
+    ``dict``, ``set``, ``numpy.ndarray``), a TypedDict, or a tuple of fixed length with such an
+    item (a ``tuple[list[int], ...]`` may be empty, and ``()`` hashes)."""
+    found = members(typ) if depth <= DEPTH else []
+    return bool(found) and all(unhashable_member(member, depth) for member in found)
+
+
+def unhashable_member(member: ProperType, depth: int) -> bool:
+    if isinstance(member, TypedDictType):
+        return True
+    if isinstance(member, TupleType):
+        return any(unhashable(item, depth + 1) for item in member.items)
+    if not isinstance(member, Instance):
+        return False
+    if is_array(member):
+        return True
+    declared = member.type.get("__hash__")
+    node = declared.node if declared is not None else None
+    return isinstance(node, Var) and node.type is not None and isinstance(get_proper_type(node.type), NoneType)
+
+
+def unhashable_part(typ: Type) -> tuple[str, str]:
+    """What makes a value of ``typ`` unhashable: its kind (``CONTAINER``, ``MAPPING``, ``OTHER``)
+    and its description for a message (``a "list"``, ``a tuple holding a "dict"``: the class,
+    without the type arguments a call's context may have made up)."""
+    member = members(typ)[0]
+    if isinstance(member, TupleType):
+        inner = next((item for item in member.items if unhashable(item)), None)
+        return OTHER, f"a tuple holding {unhashable_part(inner)[1]}" if inner is not None else "a tuple"
+    if isinstance(member, TypedDictType):
+        return MAPPING, "a TypedDict"
+    if isinstance(member, Instance):
+        name = member.type.name
+        article = "an" if name[:1].lower() in "aeiou" else "a"
+        kind = MAPPING if name == "dict" else CONTAINER if name in ("list", "set", "bytearray") else OTHER
+        return kind, f'{article} "{name}"'
+    return OTHER, f'"{member}"'
+
+
+def untraceable(typ: Type) -> str | None:
+    """``STR``, ``BYTES`` or ``FUNCTION`` when every value of ``typ`` is one (JAX cannot make an
+    abstract array of it; a jitted function is one too); None otherwise."""
+    found = members(typ)
+    for kind, test in ((STR, "builtins.str"), (BYTES, "builtins.bytes")):
+        if found and all(isinstance(m, LiteralType) and m.fallback.type.fullname == test
+                         or isinstance(m, Instance) and m.type.fullname == test for m in found):
+            return kind
+    if found and all(isinstance(m, (CallableType, Overloaded)) and not m.is_type_obj() or is_wrapper(m) for m in found):
+        return FUNCTION
+    return None

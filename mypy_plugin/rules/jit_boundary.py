@@ -1,0 +1,379 @@
+"""``jax-jit-declaration`` and ``jax-jit-call``: the ``jax.jit`` boundary, and calls of jitted functions.
+
+What JAX always rejects there (measured on JAX 0.4.31, 0.7.2 and 0.10.2, CPU):
+
+- at ``jax.jit(...)`` itself, ``static_argnames``/``donate_argnames`` naming no parameter, and
+  ``static_argnums``/``donate_argnums`` past the positional ones: ``ValueError``;
+- on every call, a static parameter whose value JAX cannot hash (a ``list``, ``dict``, ``set``,
+  NumPy or JAX array, a tuple holding one): ``ValueError: Non-hashable static arguments``;
+- on a call that passes one, a ``str``, ``bytes`` or a function to a traced parameter:
+  ``TypeError: Error interpreting argument ... as an abstract array``.
+
+Declarations are checked under ``jax-jit-declaration`` (a static parameter declared with a type
+no value of which can be hashed, too); arguments under ``jax-jit-call``: the plugin keeps the
+wrapped function's signature and static parameters on what ``jax.jit`` returns
+(``lib/jitted.py``) and reads each call's arguments against them. Only what is certain is kept:
+options given by name as literals (``transforms.static_names``), a function from a ``def`` or a
+lambda (a ``Callable[[A], R]`` value may hold a function with other parameters), and a callee
+read directly (``step(x)``, ``mod.step(x)``, ``jax.jit(f)(x)``; not an attribute such as
+``self.step``, whose declared type is only its first assignment's). With the entry point
+``mypy_plugin.typed_jit`` (``TYPED_CALLS``), each call is also checked against that signature
+and typed with its result, so that the other rules see the arrays that come out of jitted
+functions. Methods (``@jax.jit`` on a function of a class body) are left as JAX's stubs type
+them: ``JitWrapped`` binds like a function at run time, which its stub does not say.
+
+The hooks: ``jax.jit``'s function hook (``@jax.jit``, ``jax.jit(f, ...)``, ``@jax.jit(...)``),
+``functools.partial.__call__``'s method hook for ``@partial(jax.jit, ...)`` (after mypy's own,
+which ``main.py`` runs first), and ``JitWrapped.__call__``'s method hook (and its signature hook,
+for typed calls).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from typing import Final
+
+from mypy.errorcodes import ErrorCode
+from mypy.nodes import (
+    ARG_NAMED,
+    ARG_OPT,
+    ARG_POS,
+    ARG_STAR,
+    ARG_STAR2,
+    FUNC_NO_INFO,
+    CallExpr,
+    Context,
+    Decorator,
+    Expression,
+    FuncDef,
+    LambdaExpr,
+    MemberExpr,
+    MypyFile,
+    NameExpr,
+    OverloadedFuncDef,
+    RefExpr,
+)
+from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, MethodSigContext
+from mypy.types import CallableType, FunctionLike, Instance, Type, get_proper_type
+
+from mypy_plugin.lib import checked_module, fullnames, jitted, mypy_internals, reporting, transforms
+from mypy_plugin.lib.jitted import Kept
+from mypy_plugin.lib.rule import Rule
+from mypy_plugin.lib.source import source
+
+DECLARATION_CODE: Final = ErrorCode(
+    "jax-jit-declaration",
+    "Check that the options of jax.jit name parameters of the function, and static ones can be hashed",
+    reporting.CATEGORY,
+)
+CALL_CODE: Final = ErrorCode(
+    "jax-jit-call",
+    "Check that a jitted function is given arrays to trace and hashable static arguments",
+    reporting.CATEGORY,
+)
+
+PARTIAL_CALL: Final = fullnames.PARTIAL + ".__call__"
+NAME_OPTIONS: Final = ("static_argnames", "donate_argnames")
+NUMBER_OPTIONS: Final = ("static_argnums", "donate_argnums")
+
+NAMES_NO_PARAMETER: Final = '{option} names {names}, not a parameter of "{function}"; jax.jit raises ValueError'
+DID_YOU_MEAN: Final = 'Did you mean "{option}=("{name}",)"?'
+TAKES: Final = 'The parameters of "{function}" by name: {parameters}'
+BY_NUMBER: Final = 'A positional-only parameter (before "/") is named by its number: {option}'
+OUT_OF_RANGE: Final = '{option}={number} is out of range for the {count} of "{function}"; jax.jit raises ValueError'
+POSITIONAL: Final = 'The positional parameters of "{function}", from 0: {parameters}'
+DECLARED_UNHASHABLE: Final = 'Static parameter "{name}" of "{function}" is declared {type}, which JAX cannot hash; each call raises ValueError'
+HASHABLE_INSTEAD: Final = 'Declare it as a tuple or a frozen dataclass, or leave it traced (not in static_argnames/static_argnums)'
+GIVEN_UNHASHABLE: Final = 'Static argument "{name}" of jitted "{function}" is {value}, which JAX cannot hash; JAX raises ValueError'
+PASS_A_TUPLE: Final = 'Pass a tuple instead: "tuple({value})"'
+PASS_ITEMS: Final = 'Pass its items as a tuple instead: "tuple({value}.items())"'
+PASS_HASHABLE: Final = 'Pass a hashable value (a tuple of hashable items, a frozen dataclass), or leave "{name}" traced (not static)'
+UNTRACEABLE: Final = 'Argument "{name}" of jitted "{function}" is {kind}, which JAX cannot trace; JAX raises TypeError'
+MAKE_STATIC: Final = 'Make "{name}" static: static_argnames=("{name}",) in the jax.jit of "{function}"'
+ADD_STATIC: Final = 'Make "{name}" static: add it to static_argnames in the jax.jit of "{function}"'
+REFER_INSIDE: Final = 'Refer to the function inside "{function}" instead of passing it, make "{name}" static, or pass a "jax.tree_util.Partial", which JAX traces'
+
+
+class Wrapping:
+    """One application of ``jax.jit``: the function it wraps (its type), the options written by
+    name (None when some are given otherwise: ``**options``, by position), where to report, and
+    whether the function is a method."""
+
+    __slots__ = ("function", "options", "context", "method")
+
+    def __init__(self, function: CallableType, options: list[tuple[str, Expression]] | None, context: Context, method: bool) -> None:
+        self.function = function
+        self.options = options
+        self.context = context
+        self.method = method
+
+
+def on_jit(ctx: FunctionContext) -> Type:
+    """``@jax.jit`` (the context is the ``Decorator``), ``jax.jit(f, ...)``, and
+    ``@jax.jit(...)``, which returns the decorator: each declaration is checked, and the
+    ``JitWrapped`` made keeps what calls are read against."""
+    context = ctx.context
+    function = single_callable(ctx.arg_types[0]) if ctx.arg_types and ctx.arg_types[0] else None
+    if isinstance(context, Decorator):
+        if function is None:
+            return ctx.default_return_type
+        return wrapped(ctx.api, Wrapping(function, [], context, is_method(context)), ctx.default_return_type)
+    if not isinstance(context, CallExpr):
+        return ctx.default_return_type
+    if function is not None:  # jax.jit(f, ...)
+        return wrapped(ctx.api, Wrapping(function, named_options(context, 1), context, False), ctx.default_return_type)
+    decorator = checked_module.decorated_by(ctx.api, context)  # @jax.jit(...): the decorator made here
+    decorator_type = get_proper_type(ctx.default_return_type)
+    if decorator is None or not isinstance(decorator_type, CallableType):
+        return ctx.default_return_type
+    signature = decorator.func.type
+    if decorator.decorators[-1] is not context or not isinstance(signature, CallableType):
+        return ctx.default_return_type  # not the innermost decorator, or the function is unannotated
+    wrapping = Wrapping(signature, named_options(context, 0), context, is_method(decorator))
+    return decorator_type.copy_modified(ret_type=wrapped(ctx.api, wrapping, decorator_type.ret_type))
+
+
+def on_partial_call(ctx: MethodContext) -> Type:
+    """``@partial(jax.jit, ...)`` applied to a function: mypy's own ``partial`` hook has typed
+    it (``JitWrapped``); check the declaration and keep the signature."""
+    context = ctx.context
+    if not isinstance(context, Decorator) or not jitted.is_wrapper(ctx.default_return_type):
+        return ctx.default_return_type
+    function = single_callable(ctx.arg_types[0]) if len(ctx.arg_types) == 2 and len(ctx.arg_types[0]) == 1 else None
+    applications = [node for node in context.decorators if partial_jit(node)]
+    if function is None or len(applications) != 1:
+        return ctx.default_return_type
+    [application] = applications
+    assert isinstance(application, CallExpr)  # partial_jit says so
+    wrapping = Wrapping(function, named_options(application, 1), application, is_method(context))
+    return wrapped(ctx.api, wrapping, ctx.default_return_type)
+
+
+def on_call_signature(ctx: MethodSigContext) -> FunctionLike:
+    """Typed calls (``TYPED_CALLS``): a call of a jitted function is checked against the
+    function's own signature, and typed with what the jitted function returns."""
+    kept = jitted.kept_of(ctx.type)
+    array = array_type(ctx.api)
+    if kept is None or array is None or not read_directly(ctx.context):
+        return ctx.default_signature
+    return jitted.kept_signature(kept.signature, array)
+
+
+def on_call(ctx: MethodContext) -> Type:
+    """A call of a jitted function: arguments JAX can neither trace nor hash."""
+    kept = jitted.kept_of(ctx.type)
+    if kept is None or not read_directly(ctx.context):
+        return ctx.default_return_type
+    for name, arg, typ in given(ctx, kept.signature):
+        if name in kept.statics:
+            if jitted.unhashable(typ) and not declared_unhashable(kept.signature, name):
+                report_unhashable_argument(ctx.api, arg, name, kept, typ)
+            continue
+        kind = jitted.untraceable(typ)
+        if kind == jitted.FUNCTION and not names_a_function(arg):
+            continue  # a Callable value may be a pytree (jax.tree_util.Partial, an equinox method)
+        if kind is not None:
+            report_untraceable(ctx.api, arg, name, kept, kind)
+    return ctx.default_return_type
+
+
+def given(ctx: MethodContext, signature: CallableType) -> list[tuple[str, Expression, Type]]:
+    """The arguments of the call, each with the parameter of ``signature`` it is given to, in
+    the order written: positional ones in turn (none after a ``*args`` argument, whose length
+    is unknown), keyword ones by name; ``**kwargs`` arguments and what goes to ``*args`` are
+    left out. Read from the call itself, so the same whether or not the call is typed."""
+    call = ctx.context
+    if not isinstance(call, CallExpr):
+        return []
+    types = {id(arg): typ for args, arg_types in zip(ctx.args, ctx.arg_types) for arg, typ in zip(args, arg_types)}
+    positional = [name for name, kind in zip(signature.arg_names, signature.arg_kinds) if kind in (ARG_POS, ARG_OPT)]
+    found = []
+    index: int | None = 0
+    for arg, kind, arg_name in zip(call.args, call.arg_kinds, call.arg_names):
+        name: str | None = None
+        if kind == ARG_POS and index is not None:
+            name = positional[index] if index < len(positional) else None
+            index += 1
+        elif kind == ARG_NAMED:
+            name = arg_name
+        elif kind == ARG_STAR:
+            index = None
+        typ = types.get(id(arg))
+        if name is not None and name in signature.arg_names and typ is not None:
+            found.append((name, arg, typ))
+    return found
+
+
+def wrapped(api: CheckerPluginInterface, wrapping: Wrapping, made: Type) -> Type:
+    """Check the declaration, and give ``made`` (the ``JitWrapped``) what calls are read
+    against; ``made`` as it is where that is not certain, or where ``jax.jit`` itself raises."""
+    if wrapping.function.name is None:
+        return made  # a Callable value: its parameters' names and number are not the function's
+    with mypy_internals.unwatched(api) as shown:  # an overloaded jax.jit: see traced_values.check
+        valid = check_declaration(api, wrapping, report=shown)
+    proper = get_proper_type(made)
+    if not valid or wrapping.method or wrapping.options is None or not isinstance(proper, Instance) or not jitted.is_wrapper(proper):
+        return made
+    positional = [name for name, kind in zip(wrapping.function.arg_names, wrapping.function.arg_kinds) if kind.is_positional()]
+    statics = transforms.static_names(wrapping.options, positional)
+    if statics is None:
+        return made
+    if shown:
+        for static in sorted(statics):
+            if declared_unhashable(wrapping.function, static):
+                report_declared_unhashable(api, wrapping.context, static, function_name(wrapping.function),
+                                           declared_type(wrapping.function, static))
+    return jitted.keep(proper, Kept(wrapping.function, frozenset(statics)))
+
+
+def check_declaration(api: CheckerPluginInterface, wrapping: Wrapping, *, report: bool) -> bool:
+    """Report the options that name no parameter or count past the positional ones, as
+    ``jax.jit`` checks them; whether there was none."""
+    function = wrapping.function
+    name = function_name(function)
+    positional = [arg_name for arg_name, kind in zip(function.arg_names, function.arg_kinds) if kind.is_positional()]
+    keywords = [arg_name for arg_name, kind in zip(function.arg_names, function.arg_kinds)
+                if arg_name is not None and kind not in (ARG_STAR, ARG_STAR2)]  # a positional-only one has no name
+    valid = True
+    for option, value in wrapping.options or []:
+        if option in NAME_OPTIONS and ARG_STAR2 not in function.arg_kinds:
+            unknown = [n for n in transforms.literal_items(value, str) or [] if n not in keywords]
+            if unknown:
+                valid = False
+                if report:
+                    report_names(api, value, option, unknown, name, keywords, None in positional)
+        elif option in NUMBER_OPTIONS and ARG_STAR not in function.arg_kinds:
+            numbers = transforms.literal_items(value, int) or []
+            out = [n for n in numbers if not -len(positional) <= n < len(positional)]
+            if out:
+                valid = False
+                if report:
+                    report_numbers(api, value, option, out[0], name, positional)
+    return valid
+
+
+def report_names(api: CheckerPluginInterface, at: Context, option: str, unknown: Sequence[str], function: str,
+                 parameters: Sequence[str], positional_only: bool) -> None:
+    names = ", ".join(f'"{n}"' for n in unknown)
+    notes = [TAKES.format(function=function, parameters=", ".join(f'"{p}"' for p in parameters) or "none")]
+    if positional_only:
+        notes.append(BY_NUMBER.format(option=option.replace("names", "nums")))
+    close = [match for name in unknown for match in difflib.get_close_matches(name, parameters, n=1)]
+    if len(close) == len(unknown) == 1:
+        notes.insert(0, DID_YOU_MEAN.format(option=option, name=close[0]))
+    reporting.error_with_notes(
+        api, at, DECLARATION_CODE, NAMES_NO_PARAMETER.format(option=option, names=names, function=function), notes,
+    )
+
+
+def report_numbers(api: CheckerPluginInterface, at: Context, option: str, number: int, function: str, positional: Sequence[str | None]) -> None:
+    listed = ", ".join(f'{i} "{p}"' if p is not None else str(i) for i, p in enumerate(positional)) or "none"
+    count = f"{len(positional)} positional parameter" + ("" if len(positional) == 1 else "s")
+    reporting.error_with_notes(
+        api, at, DECLARATION_CODE, OUT_OF_RANGE.format(option=option, number=number, count=count, function=function),
+        [POSITIONAL.format(function=function, parameters=listed)],
+    )
+
+
+def report_declared_unhashable(api: CheckerPluginInterface, at: Context, name: str, function: str, declared: Type) -> None:
+    typ = mypy_internals.format_type(declared, api.options)
+    reporting.error_with_notes(
+        api, at, DECLARATION_CODE, DECLARED_UNHASHABLE.format(name=name, function=function, type=typ), [HASHABLE_INSTEAD],
+    )
+
+
+def report_unhashable_argument(api: CheckerPluginInterface, arg: Expression, name: str, kept: Kept, typ: Type) -> None:
+    kind, value = jitted.unhashable_part(typ)
+    text = source(arg) or "..."
+    note = (PASS_A_TUPLE.format(value=text) if kind == jitted.CONTAINER else PASS_ITEMS.format(value=text)
+            if kind == jitted.MAPPING else PASS_HASHABLE.format(name=name))
+    reporting.error_with_notes(
+        api, arg, CALL_CODE, GIVEN_UNHASHABLE.format(name=name, function=function_name(kept.signature), value=value), [note],
+    )
+
+
+def report_untraceable(api: CheckerPluginInterface, arg: Expression, name: str, kept: Kept, kind: str) -> None:
+    function = function_name(kept.signature)
+    note = (REFER_INSIDE if kind == jitted.FUNCTION else ADD_STATIC if kept.statics else MAKE_STATIC).format(name=name, function=function)
+    reporting.error_with_notes(
+        api, arg, CALL_CODE, UNTRACEABLE.format(name=name, function=function, kind=kind), [note],
+    )
+
+
+def named_options(call: CallExpr, first: int) -> list[tuple[str, Expression]] | None:
+    """The options of ``call`` from its argument ``first`` on, all given by name; None when
+    one is not (``**options``, an option by position)."""
+    options = []
+    for name, arg in zip(call.arg_names[first:], call.args[first:]):
+        if name is None:
+            return None
+        options.append((name, arg))
+    return options
+
+
+def read_directly(call: Context) -> bool:
+    """Whether the jitted function called is read where it is defined or made, so that its
+    type is its own: a name (a function, a variable), a module's attribute, ``jax.jit(f)(x)``;
+    not another attribute (``self.step``), declared by its first assignment alone."""
+    callee = call.callee if isinstance(call, CallExpr) else None
+    if isinstance(callee, (NameExpr, CallExpr)):
+        return True
+    return isinstance(callee, MemberExpr) and (
+        isinstance(callee.node, (Decorator, FuncDef))
+        or isinstance(callee.expr, RefExpr) and isinstance(callee.expr.node, MypyFile))
+
+
+def names_a_function(arg: Expression) -> bool:
+    """A lambda, or a name or module attribute bound by ``def`` (``jnp.tanh``, ``activate``)."""
+    return isinstance(arg, LambdaExpr) or isinstance(arg, RefExpr) and isinstance(arg.node, (FuncDef, Decorator, OverloadedFuncDef))
+
+
+def single_callable(types: Sequence[Type]) -> CallableType | None:
+    """The one type given, if it is a plain (not overloaded) function type."""
+    proper = get_proper_type(types[0]) if len(types) == 1 else None
+    return proper if isinstance(proper, CallableType) and not proper.is_type_obj() else None
+
+
+def function_name(function: CallableType) -> str:
+    """The function as messages name it: ``step``, also for mypy's ``step of Model``."""
+    return (function.name or "the function").partition(" of ")[0]
+
+
+def declared_type(function: CallableType, name: str) -> Type:
+    return function.arg_types[function.arg_names.index(name)]
+
+
+def declared_unhashable(function: CallableType, name: str) -> bool:
+    """Whether the parameter is declared with a type no value of which JAX can hash (reported
+    at the declaration, so not again at each call)."""
+    return name in function.arg_names and jitted.unhashable(declared_type(function, name))
+
+
+def is_method(decorator: Decorator) -> bool:
+    return decorator.func.info is not FUNC_NO_INFO
+
+
+def partial_jit(node: Expression) -> bool:
+    """``partial(jax.jit, ...)``."""
+    return (isinstance(node, CallExpr) and isinstance(node.callee, RefExpr) and node.callee.fullname == fullnames.PARTIAL
+            and bool(node.args) and isinstance(node.args[0], RefExpr) and node.args[0].fullname == fullnames.JIT)
+
+
+def array_type(api: CheckerPluginInterface) -> Instance | None:
+    """``jax.Array``, as the results of jitted functions are typed; None if it cannot be found."""
+    info = mypy_internals.class_named(api, fullnames.ARRAY)
+    return Instance(info, []) if info is not None else None
+
+
+RULE: Final = Rule(
+    DECLARATION_CODE,
+    other_codes=(CALL_CODE,),
+    function_hooks={fullnames.JIT: on_jit},
+    method_hooks={jitted.CALL: on_call, PARTIAL_CALL: on_partial_call},
+)
+
+TYPED_CALLS: Final = Rule(CALL_CODE, method_signature_hooks={jitted.CALL: on_call_signature})
+"""Calls of jitted functions checked against the wrapped signature and typed with its result:
+what the entry point ``mypy_plugin.typed_jit`` adds (off by default: on the sweep's libraries it
+added diagnostics to correct code only; ``benchmarks/README.md``)."""
