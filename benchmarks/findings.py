@@ -75,3 +75,27 @@ def confirm(finding: Finding, python: Path, src: Path) -> str | None:
     if [flagged, finding.line] not in [[str(Path(f).resolve()), n] for f, n in with_stream["frames"]]:
         return f"JAX's error did not pass through {finding.file}:{finding.line}"
     return None
+
+
+TYPED_JIT_ENTRY = "mypy_plugin.typed_jit"
+"""The plugin's entry point with calls of jitted functions typed (opt-in)."""
+
+LIMIT = "checker limit"
+ANNOTATION = "annotation that is wrong"
+
+TYPED_JIT_CAUSES: dict[tuple[str, int], tuple[str, str]] = {
+    ("chex/_src/fake_test.py", 335): (LIMIT, "foo is reassigned to jax.pmap(functools.partial(foo, flag=True)); mypy keeps the type of the def, so jax.jit(foo) is given foo's own signature, flag included"),
+    ("chex/_src/fake_test.py", 336): (LIMIT, "the same call with keywords"),
+    ("jaxopt/_src/levenberg_marquardt.py", 419): (LIMIT, "mypy types the variable from its first assignment, jnp.linalg.norm(...) (a jitted function of JAX, now typed Array); the other branch assigns 0.0"),
+    ("numpyro/distributions/continuous.py", 1155): (LIMIT, "a lambda given to lax.scan returns self.transition_matrix @ carry, an ndarray | Array by numpyro's annotations, where scan's signature wants Array; the carry is an Array at run time"),
+    ("numpyro/distributions/continuous.py", 3120): (LIMIT, "lam is first assigned np.linalg.eigvalsh(...) on the NumPy branch, then jnp.linalg.eigvalsh(...) (jitted, now typed Array) on the JAX branch"),
+    ("numpyro/distributions/util.py", 727): (ANNOTATION, "JAX declares jnp.linalg.norm's ord as int | str | None; a float order runs (jnp.linalg.norm(jnp.ones(3), 2.5), and np.inf)"),
+    ("optax/_src/linear_algebra.py", 278): (LIMIT, "tuple([0, m, h, h, e, True]) is typed as a tuple of the union of its items, so lax.while_loop's result items include int"),
+    ("optax/_src/numerics.py", 79): (ANNOTATION, "jnp.linalg.norm's ord, as above"),
+    ("optax/_src/numerics.py", 82): (ANNOTATION, "jnp.linalg.norm's ord, as above"),
+    ("optax/losses/_classification_test.py", 901): (LIMIT, "labels is first a list of lists, then np.array(labels); mypy keeps the first type"),
+    ("optax/perturbations/_make_pert_test.py", 172): (ANNOTATION, "make_perturbed_fun is declared to return a function of ArrayTree (an array, an iterable or a mapping), so the result of the jitted loss is not taken for an array by NumPy's assert_array_less; it is one"),
+}
+"""Every diagnostic ``mypy_plugin.typed_jit`` adds on the sweep's sources, by line, with its
+cause: a real bug (shown at run time), an annotation that is wrong, or a checker limit. None is
+a bug: the reason typed calls are not the default."""

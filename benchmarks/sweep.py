@@ -8,12 +8,14 @@ Run it with the Python of an environment where the jax-stubs wheel is installed 
 ``scripts/test`` makes, ``.venv-test``). It fetches pinned wheels of real JAX libraries with
 pip (only their sources are read; nothing is installed) and
 
-1. runs mypy over their sources without the package, with the stubs only, and with the stubs
-   and the plugin, and reports every diagnostic that changes and every targeted error;
+1. runs mypy over their sources without the package, with the stubs only, with the stubs and
+   the plugin, and with the plugin's typed calls of jitted functions (``mypy_plugin.typed_jit``,
+   opt-in), and reports every diagnostic that changes and every targeted error;
 2. runs pyright over them without and with the stubs, and reports what changes; then runs the
    reproduction of every finding in ``findings.py`` under JAX, and counts as unexplained every
-   targeted error and every changed diagnostic that is not on the line of a confirmed finding
-   (the exit status is 1 if there is any);
+   targeted error and every changed diagnostic that is not on the line of a confirmed finding,
+   and every diagnostic typed calls add without its cause in ``TYPED_JIT_CAUSES`` (the exit
+   status is 1 if there is any);
 3. times mypy with and without the plugin (same installed stubs), cold (empty cache) and warm
    (the cache of a previous run), interleaved (``--reps`` cold and ``--warm-reps`` warm runs
    each), and prints the medians of wall and CPU time and their ratios, and how many modules a
@@ -48,7 +50,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 from checkers import parse_pyright  # noqa: E402
 from environments import OUR_PACKAGE, linked_environment  # noqa: E402
-from findings import FINDINGS, at, confirm  # noqa: E402
+from findings import FINDINGS, TYPED_JIT_CAUSES, TYPED_JIT_ENTRY, at, confirm  # noqa: E402
 from timed_mypy import PER_METHOD, REPORT  # noqa: E402
 
 from mypy_plugin.rules import RULES  # noqa: E402
@@ -116,21 +118,23 @@ class Run:
         self.wall, self.cpu, self.result = wall, cpu, result
 
 
-def mypy_run(python: Path, src: Path, packages: list[str], plugin: bool, cache: Path,
+def mypy_run(python: Path, src: Path, packages: list[str], plugin: bool | str, cache: Path,
              verbose: bool = False, timed_plugin: bool = False) -> Run:
     [run] = mypy_runs(python, src, packages, [(plugin, cache)], verbose, timed_plugin)
     return run
 
 
-def mypy_runs(python: Path, src: Path, packages: list[str], setups: list[tuple[bool, Path]],
+def mypy_runs(python: Path, src: Path, packages: list[str], setups: list[tuple[bool | str, Path]],
               verbose: bool = False, timed_plugin: bool = False) -> list[Run]:
     """mypy once per (plugin on?, cache folder), all runs at the same time; each run's wall and
     CPU time are its own. Runs side by side share the machine's speed of the moment, which
-    drifts by several per cent over minutes here."""
+    drifts by several per cent over minutes here. A plugin given as a string is that entry
+    point (``mypy_plugin.typed_jit``) instead of ``mypy_plugin``."""
     started: dict[int, tuple[int, subprocess.Popen[str], Any, Any, float]] = {}
     for index, (plugin, cache) in enumerate(setups):
-        config = src.parent / f"mypy-{'plugin' if plugin else 'plain'}.ini"
-        config.write_text(BASE_CONFIG + ("plugins = mypy_plugin\n" if plugin else ""))
+        entry = plugin if isinstance(plugin, str) else "mypy_plugin" if plugin else None
+        config = src.parent / f"mypy-{entry or 'plain'}.ini"
+        config.write_text(BASE_CONFIG + (f"plugins = {entry}\n" if entry else ""))
         mypy = [str(HERE / "timed_mypy.py")] if timed_plugin else ["-m", "mypy"]
         command = [str(python), *mypy, "--config-file", str(config), "--cache-dir", str(cache),
                    "--no-error-summary", *(["-v"] if verbose else []), *packages]
@@ -182,6 +186,8 @@ AT_A_FINDING = {"stubs added": "[arg-type]", "plugin removed": "[arg-type]", "pl
 
 
 def explained(what: str, line: str, confirmed: set[tuple[str, int]]) -> bool:
+    if what == "typed jit added":  # typed calls are opt-in: each addition needs its cause
+        return location(line) in TYPED_JIT_CAUSES
     if location(line) not in confirmed:
         return False
     if what == "plugin added" and ": note: " in line:  # the targeted error's own notes
@@ -244,8 +250,10 @@ class Diagnostics:
 
 def phase_diagnostics(sources: Sources) -> Diagnostics:
     outputs, counts = {}, {}
-    for name, python, plugin in [("none", sources.without_package, False), ("stubs", sources.with_package, False),
-                                 ("stubs+plugin", sources.with_package, True)]:
+    setups: list[tuple[str, Path, bool | str]] = [
+        ("none", sources.without_package, False), ("stubs", sources.with_package, False),
+        ("stubs+plugin", sources.with_package, True), ("typed jit", sources.with_package, TYPED_JIT_ENTRY)]
+    for name, python, plugin in setups:
         run = mypy_run(python, sources.src, sources.packages, plugin, sources.work / f"cache-{name}")
         outputs[name] = diagnostics(run.result.stdout)
         counts[name] = len(outputs[name])
@@ -255,6 +263,8 @@ def phase_diagnostics(sources: Sources) -> Diagnostics:
         "stubs removed": sorted(outputs["none"] - outputs["stubs"]),
         "plugin added": sorted(outputs["stubs+plugin"] - outputs["stubs"]),
         "plugin removed": sorted(outputs["stubs"] - outputs["stubs+plugin"]),
+        "typed jit added": sorted(outputs["typed jit"] - outputs["stubs+plugin"]),
+        "typed jit removed": sorted(outputs["stubs+plugin"] - outputs["typed jit"]),
     }
     targeted = sorted(line for line in outputs["stubs+plugin"] if line.endswith(TARGETED))
     for what, lines in changes.items():
