@@ -31,7 +31,7 @@ from mypy.types import (
     get_proper_type,
 )
 
-from mypy_plugin.lib import fullnames
+from mypy_plugin.lib import fullnames, transforms
 from mypy_plugin.lib.types import members
 
 WRAPPED_CLASS: Final = "jax._src.pjit.JitWrapped"
@@ -44,10 +44,9 @@ an identifier, so no attribute access in user code can reach them."""
 DEPTH: Final = 8
 """How deep ``outputs`` and ``unhashable`` follow nested types (a recursive alias ends there)."""
 
-BECOME_ARRAYS: Final = frozenset(
-    {"builtins.int", "builtins.float", "builtins.bool", "builtins.complex", "numpy.ndarray", "numpy.generic"}
-)
-"""Classes whose values a jitted function returns as ``jax.Array`` (subclasses too)."""
+BECOME_ARRAYS: Final = transforms.TRACEABLE_CLASSES - {fullnames.ARRAY}
+"""Classes whose values a jitted function returns as ``jax.Array`` (subclasses too): the ones
+JAX traces, Python and NumPy scalars and NumPy arrays."""
 CONTAINER: Final = "container"
 MAPPING: Final = "mapping"
 OTHER: Final = "other"
