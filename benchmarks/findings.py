@@ -94,7 +94,6 @@ TYPED_JIT_CAUSES: dict[tuple[str, int], tuple[str, str]] = {
     ("optax/_src/numerics.py", 79): (ANNOTATION, "jnp.linalg.norm's ord, as above"),
     ("optax/_src/numerics.py", 82): (ANNOTATION, "jnp.linalg.norm's ord, as above"),
     ("optax/losses/_classification_test.py", 901): (LIMIT, "labels is first a list of lists, then np.array(labels); mypy keeps the first type"),
-    ("optax/perturbations/_make_pert_test.py", 172): (ANNOTATION, "make_perturbed_fun is declared to return a function of ArrayTree (an array, an iterable or a mapping), so the result of the jitted loss is not taken for an array by NumPy's assert_array_less; it is one"),
 }
 """Every diagnostic ``mypy_plugin.typed_jit`` adds on the sweep's sources, by line, with its
 cause: a real bug (shown at run time), an annotation that is wrong, or a checker limit. None is

@@ -1,5 +1,6 @@
 """A data-loading step ported from PyTorch, where passing a stream, writing into a tensor,
-branching on a flag or a mask, and handing a compiled function a string were normal.
+branching on a flag or a mask, handing a compiled function a string, seeding by number and
+NumPy's keywords were normal.
 
 ``mypy examples/`` (with the package installed) reports each misuse below under its rule's
 code; at run time each raises on the line mypy reports.
@@ -67,6 +68,33 @@ def compile_padding() -> Any:
     return jax.jit(pad_to, static_argnames=("widths",))
 
 
+def noise(seed: int, n: int) -> jax.Array:
+    # torch.manual_seed(seed); torch.randn(n): JAX takes a key, not a number.
+    return jax.random.normal(seed, (n,))
+
+
+def sample_indices(key: jax.Array, n: int) -> jax.Array:
+    # torch.randint(0, n, (n,), dtype=torch.float32) gives floats; JAX's randint makes integers.
+    return jax.random.randint(key, (n,), 0, n, dtype=jnp.float32)
+
+
+def clamp(batch: jax.Array) -> jax.Array:
+    # torch: batch.clamp(min=0), ported through NumPy's np.clip(batch, a_min=0).
+    return jnp.clip(batch, a_min=0.0)
+
+
+def count_tokens(tokens: jax.Array, vocabulary: int) -> jax.Array:
+    # torch: counts.index_add_(0, tokens, ones), ported through NumPy's np.add.at.
+    counts = jnp.zeros(vocabulary)
+    jnp.add.at(counts, tokens, 1.0)
+    return counts
+
+
+def uninitialised(n: int) -> jax.Array:
+    # torch.Tensor(n, n) makes an uninitialised tensor; jnp.ndarray is jax.Array, not a constructor.
+    return jnp.ndarray((n, n))
+
+
 @partial(jax.jit, static_argnames=("training",))
 def normalise_fixed(batch: jax.Array, training: bool) -> jax.Array:
     # What to write instead: the flag static, the padding kept as zeros with jnp.where.
@@ -81,6 +109,16 @@ def fixed(batch: jax.Array, device: Device, length: int) -> jax.Array:
     moved = batch.to_device(device)
     moved = moved.at[length:].set(0.0)
     return moved.block_until_ready()
+
+
+def fixed_sampling(seed: int, tokens: jax.Array, vocabulary: int) -> jax.Array:
+    # What to write instead: one key, split for each use; an integer dtype for randint;
+    # NumPy 2's names for clip; the updated copy that .at[] returns; jnp.zeros for a buffer.
+    key, noise_key, index_key = jax.random.split(jax.random.key(seed), 3)
+    noisy = jnp.clip(jax.random.normal(noise_key, (vocabulary,)), min=0.0)
+    indices = jax.random.randint(index_key, (vocabulary,), 0, vocabulary, dtype=jnp.int32)
+    counts = jnp.zeros(vocabulary).at[tokens].add(1.0)
+    return noisy + counts + indices + jnp.zeros((vocabulary,))
 
 
 if __name__ == "__main__":

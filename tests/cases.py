@@ -61,6 +61,30 @@ RULES = [
         ("jax-traced-shape", "ConcretizationTypeError"): CONCRETIZATION,
     }.items()
 ] + [
+    Rule(code, re.compile(rf"^main:(\d+): error: .*; JAX raises {exception}  \[{code}\]$"), exception, message)
+    for (code, exception), message in {
+        ("jax-unsupported-argument", "TypeError"): re.compile(
+            # clip's removed keywords; interpolation, removed by the function (0.8) or refused by
+            # jax.jit (0.9 on); kind
+            r"got an unexpected keyword argument|argument interpolation was removed|"
+            r"^Error interpreting argument to .* as an abstract array|^'kind' argument to \w+ is not supported"),
+        ("jax-unsupported-argument", "NotImplementedError"): re.compile(
+            r"^Only implemented for order='K'|order=A is not implemented|^Ravel not implemented for order='K'|"
+            r"^The 'edge_order' argument to jnp\.gradient is not supported|^The 'raise' mode to jnp\.\w+ is not supported|"
+            r"^wrap=True is not implemented"),
+        ("jax-unsupported-argument", "ValueError"): re.compile(
+            r"^Unexpected value for 'order' argument|^method can only be|does not support overwrite_input=True|"
+            r"^jax\.numpy\.meshgrid only supports copy=True|^Unknown gather mode|^the only valid string value of"),
+        ("jax-inplace-default", "ValueError"): re.compile(r"cannot modify arrays\s*in-place"),
+        ("jax-inplace-default", "NotImplementedError"): re.compile(
+            r"^JAX arrays are immutable, must use inplace=False|jnp\.ufunc\.at\(\) cannot operate inplace"),
+        ("jax-unsupported-function", "NotImplementedError"): re.compile(r"^jnp\.from\w+\(\) is not implemented"),
+        ("jax-unsupported-function", "TypeError"): re.compile(r"Array\(\) takes no arguments"),
+        ("jax-prng-key", "TypeError"): re.compile(r"^JAX encountered invalid PRNG key data|^PRNG key seed must be an integer"),
+        ("jax-random-dtype", "ValueError"): re.compile(r"^dtype argument to `\w+` must be an? [\w ]+ dtype|^Invalid integer data type"),
+        ("jax-random-dtype", "TypeError"): re.compile(r"^randint only accepts integer dtypes"),
+    }.items()
+] + [
     Rule(
         "jax-jit-declaration",
         re.compile(r'^main:(\d+): error: (?:static|donate)_arg(?:names|nums).* jax\.jit raises ValueError  \[jax-jit-declaration\]$'),

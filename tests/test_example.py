@@ -35,8 +35,14 @@ CALLS: dict[str, Callable[[Any], tuple[Any, ...]]] = {
     "activate_tanh": lambda device: (jnp.arange(4.0),),
     "pad_to": lambda device: (jnp.arange(4.0), 2),
     "compile_padding": lambda device: (),
+    "noise": lambda device: (0, 3),
+    "sample_indices": lambda device: (jax.random.key(0), 3),
+    "clamp": lambda device: (jnp.arange(4.0),),
+    "count_tokens": lambda device: (jnp.array([0, 1, 1]), 3),
+    "uninitialised": lambda device: (3,),
     "normalise_fixed": lambda device: (jnp.arange(4.0), True),
     "fixed": lambda device: (jnp.arange(4.0), device, 2),
+    "fixed_sampling": lambda device: (0, jnp.array([0, 1, 1]), 3),
 }
 """Arguments for each function of the example, called by the runtime test."""
 
@@ -87,7 +93,7 @@ def test_example_raises_where_mypy_reports() -> None:
         assert type(raised.value).__name__ == rule.exception and rule.message.search(str(raised.value)), raised.value
         frames = [f.lineno for f in traceback.extract_tb(raised.value.__traceback__) if f.filename == str(EXAMPLE)]
         assert frames[-1] == line, (name, frames)
-    assert unreported == ["activate", "pad_to", "normalise_fixed", "fixed"]
+    assert unreported == ["activate", "pad_to", "normalise_fixed", "fixed", "fixed_sampling"]
 
 
 @pytest.mark.parametrize("name", CHECKERS)

@@ -149,6 +149,12 @@ CALLS = [
     "jax.jit(jitted_h, static_argnums={s})({r}, {s})",
     "jax.jit(lambda v: v, static_argnames={s}, donate_argnums=(0, 7))({r})",
     "functools.partial(jax.jit, static_argnames={s})(untyped)({r}, *args, **kwargs)",
+    "jnp.clip({r}, a_min={s}, a_max={s}, *args)",
+    "jnp.sort({r}, kind={s}), {r}.reshape(3, order={s}), jnp.array({r}, order={s}, **kwargs)",
+    "jnp.put({r}, 0, {s}, inplace={s}), jnp.add.at({r}, {s}, 1.0, *args), jnp.put_along_axis({r}, {s}, 1, 0, {s})",
+    "jnp.fromiter({s}), jnp.ndarray({s}), jax.Array(*args), jnp.quantile({r}, 0.5, method={s})",
+    "jax.random.normal({s}, ({r},), dtype={s}), jax.random.split({r}, {s}), jax.random.key({s})",
+    "jax.random.PRNGKey(**kwargs), jax.random.randint({r}, (3,), 0, {s}, dtype=jnp.float32)",
 ]
 SURROUNDINGS = [
     "{c}",

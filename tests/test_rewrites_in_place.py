@@ -34,7 +34,8 @@ CASES = load_cases()
 NOTE = re.compile(
     r'^(?P<module>case_\d+)\.py:(?P<line>\d+): note: '
     r'(?:Use "\.at\[\]", which returns an updated copy(?:; .*, so keep it under a new name)?: '
-    r'|Under jax\.jit a boolean mask cannot index; for a scalar value write )'
+    r'|Under jax\.jit a boolean mask cannot index; for a scalar value write '
+    r'|Pass "inplace=False" and use the array it returns: |Or write the update with "\.at\[\]": )'
     r'"(?P<statement>.*?)"(?:, then use "(?P<new>[^"]+)" for "(?P<old>[^"]+)")?(?: \(needs (?P<imports>.*)\))?$',
     re.MULTILINE,
 )
@@ -45,6 +46,7 @@ NO_NUMPY_RUN = {
     "test_item_assignment::item_assignment_inside_vmap": "under jax.vmap the function receives tracers, not NumPy arrays",
     "test_rewrite_places::rewrite_of_a_mask_without_jax_numpy_imported": "its array comes from jax.random",
     "test_jit_boundary::typed_result_item_assignment": "its array comes out of a jitted function, a JAX array",
+    "test_numpy_arguments::place_inplace_true": "NumPy's place has no inplace parameter",
 }
 """Cases whose original statement cannot run on NumPy arrays: their rewrite runs, uncompared."""
 
@@ -91,11 +93,17 @@ class Rewrite:
 
 
 def reported_statement(source: str, line: int) -> ast.stmt:
-    """The item assignment on ``line``: the one statement there that assigns to an item."""
-    found = [node for node in ast.walk(ast.parse(source)) if isinstance(node, (ast.Assign, ast.AugAssign))
-             and node.lineno == line and isinstance(assigned_item(node), ast.Subscript)]
+    """The statement reported on ``line``: the one there that assigns to an item, or a call of an
+    in-place function (``jnp.put(x, ...)``) as a statement."""
+    found = [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.stmt) and node_reported(node) and node.lineno == line]
     assert len(found) == 1, (line, source)
     return found[0]
+
+
+def node_reported(node: ast.stmt) -> bool:
+    if isinstance(node, (ast.Assign, ast.AugAssign)):
+        return isinstance(assigned_item(node), ast.Subscript)
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and bool(node.value.args)
 
 
 def assigned_item(statement: ast.Assign | ast.AugAssign) -> ast.expr:
@@ -104,6 +112,9 @@ def assigned_item(statement: ast.Assign | ast.AugAssign) -> ast.expr:
 
 
 def assigned_array(statement: ast.stmt) -> ast.expr:
+    """The array an item assignment changes, or the one an in-place call is given first."""
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+        return statement.value.args[0]
     assert isinstance(statement, (ast.Assign, ast.AugAssign))
     item = assigned_item(statement)
     assert isinstance(item, ast.Subscript)
@@ -177,7 +188,7 @@ def test_rewrites_are_found(rewrites: list[Rewrite]) -> None:
     """The notes of the YAML cases print rewrites, of every kind the places module knows."""
     statements = [rewrite.statement for rewrite in rewrites]
     assert len(rewrites) >= 60
-    for form in ["._replace(", ".replace(", " = (", "_updated = ", ".where(", ".at[0].set(1.0).at[1]"]:
+    for form in ["._replace(", ".replace(", " = (", "_updated = ", ".where(", ".at[0].set(1.0).at[1]", "inplace=False)", ".add("]:
         assert any(form in statement for statement in statements), form
     assert any(rewrite.imports for rewrite in rewrites)
 

@@ -6,7 +6,9 @@ with the receiver's class (``pkg.Sub.to_device`` for a subclass of ``jax.Array``
 hooks are keyed by the method's name and the hook decides from the receiver's type, or, for a
 method of one class that has no subclasses to follow, by its full name
 (``jax._src.pjit.JitWrapped.__call__``): a hook keyed by a common name such as ``__call__``
-would take that name from every other plugin listed after this one. Function hooks are keyed by
+would take that name from every other plugin listed after this one. ``numpy_arguments`` keys
+``Array.reshape``, ``take``, ``ravel`` and ``flatten`` by full name for that reason, leaving
+subclasses of ``jax.Array`` unread. Function hooks are keyed by
 the function's full name.
 """
 

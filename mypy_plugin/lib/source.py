@@ -9,7 +9,10 @@ advice rather than a rewrite that is not the code written.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mypy.nodes import (
+    ArgKind,
     ARG_NAMED,
     ARG_POS,
     ARG_STAR,
@@ -110,20 +113,20 @@ def operand(node: Expression) -> str | None:
 
 def call_source(node: CallExpr) -> str | None:
     callee = operand(node.callee)
-    if callee is None:
-        return None
+    arguments = arguments_source(node.arg_kinds, node.arg_names, node.args)
+    return None if callee is None or arguments is None else f"{callee}({', '.join(arguments)})"
+
+
+def arguments_source(kinds: Sequence[ArgKind], names: Sequence[str | None], args: Sequence[Expression]) -> list[str] | None:
+    """Each argument of a call as written (``x``, ``*rest``, ``axis=0``)."""
     arguments = []
-    for kind, name, argument in zip(node.arg_kinds, node.arg_names, node.args):
+    for kind, name, argument in zip(kinds, names, args):
         text = source(argument)
-        if text is None:
-            return None
-        prefix = {ARG_POS: "", ARG_STAR: "*", ARG_STAR2: "**"}.get(kind)
-        if kind == ARG_NAMED:
-            prefix = f"{name}="
-        if prefix is None:
+        prefix = f"{name}=" if kind == ARG_NAMED else {ARG_POS: "", ARG_STAR: "*", ARG_STAR2: "**"}.get(kind)
+        if text is None or prefix is None:
             return None
         arguments.append(prefix + text)
-    return f"{callee}({', '.join(arguments)})"
+    return arguments
 
 
 def lambda_source(node: LambdaExpr) -> str | None:

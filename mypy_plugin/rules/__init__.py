@@ -7,11 +7,13 @@ from __future__ import annotations
 from typing import Final
 
 from mypy_plugin.lib.rule import Rule
-from mypy_plugin.rules import item_assignment, jit_boundary, to_device, traced_values
+from mypy_plugin.rules import item_assignment, jit_boundary, numpy_arguments, random_arguments, to_device, traced_values
 
 RULES: Final[tuple[Rule, ...]] = (
     to_device.RULE,
     item_assignment.RULE,
     traced_values.RULE,
     jit_boundary.RULE,
+    numpy_arguments.RULE,
+    random_arguments.RULE,
 )

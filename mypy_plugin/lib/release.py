@@ -1,0 +1,32 @@
+"""The JAX release the plugin was built for, which is the release its stubs describe.
+
+A check whose call raises only on some JAX releases applies from the first release that rejects
+it (read from JAX's CHANGELOG and checked against the wheels). Each package version is made for
+one JAX release (``<jax>.<revision>``, ``scripts/generate_stubs.py`` rewrites it), so the release
+is known without reading a file; an installed JAX of another release is reported by the
+mismatch check (``install/mismatch.py``). The version is part of ``report_config_data``: a new
+package re-checks cached modules.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Tuple
+
+from mypy_plugin import __version__
+from mypy_plugin.install.compat import parse_version
+
+Release = Tuple[int, int, int]
+
+OLDEST: Final[Release] = (0, 4, 31)
+"""The oldest JAX release the package is made for: a check that applies from it applies always."""
+STUBS: Final = parse_version(__version__)[:3]
+"""The JAX release of this package (``0.10.2.0`` -> ``(0, 10, 2)``)."""
+
+
+def rejects(since: Release) -> bool:
+    """Whether the stubs' release is ``since`` or later."""
+    return STUBS >= since
+
+
+def spelled(release: Release) -> str:
+    return ".".join(map(str, release))

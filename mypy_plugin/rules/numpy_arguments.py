@@ -1,0 +1,355 @@
+"""``jax-unsupported-argument``, ``jax-inplace-default``, ``jax-unsupported-function``: NumPy's
+spellings that JAX's stubs accept and its runtime rejects.
+
+JAX's stubs keep parameters its functions no longer take (typed ``DeprecatedArg``, or a NumPy
+option typed ``str | None``), default ``inplace=True`` where any call without
+``inplace=False`` raises, and declare functions that only raise. Every checker accepts them;
+code ported from NumPy, or written for an older JAX, meets them at run time. Three codes, so
+that a user who silences one kind keeps the others:
+
+- ``jax-unsupported-argument``: a keyword JAX removed (``jnp.clip(a_min=)``,
+  ``interpolation=``) or never supported (``kind=``), a value it refuses (``order="F"``,
+  ``mode="raise"``);
+- ``jax-inplace-default``: ``jnp.put``, ``place``, ``put_along_axis``, ``fill_diagonal`` and
+  ``ufunc.at`` called without ``inplace=False``;
+- ``jax-unsupported-function``: ``jnp.fromfile``, ``jnp.fromiter``, ``jnp.ndarray(shape)``.
+
+Each check applies from the first JAX release that rejects the call (``lib/release.py``): a
+release that still accepts a deprecated spelling, with a warning, gets no error. Only what the
+call spells out is read (``lib/arguments.py``): a value of a wider type, ``Any`` or one given
+through ``*args``/``**kwargs`` is undecided, and the rules stay silent. NumPy's own functions
+have other full names and are never hooked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Final
+
+from mypy.errorcodes import ErrorCode
+from mypy.nodes import ARG_POS, CallExpr, Context, Expression, MemberExpr, NameExpr
+from mypy.plugin import CheckerPluginInterface
+from mypy.types import Type
+
+from mypy_plugin.lib import fullnames, release, reporting
+from mypy_plugin.lib.arguments import HookContext, given, known_values, never_none
+from mypy_plugin.lib.release import Release
+from mypy_plugin.lib.rule import Rule
+from mypy_plugin.lib.source import arguments_source, source
+
+ARGUMENT_CODE: Final = ErrorCode(
+    "jax-unsupported-argument",
+    "Check for keywords and values that JAX's functions reject although its stubs accept them",
+    reporting.CATEGORY,
+)
+INPLACE_CODE: Final = ErrorCode(
+    "jax-inplace-default",
+    "Check that JAX's in-place NumPy functions are called with inplace=False",
+    reporting.CATEGORY,
+)
+FUNCTION_CODE: Final = ErrorCode(
+    "jax-unsupported-function",
+    "Check for NumPy functions that JAX declares but always rejects",
+    reporting.CATEGORY,
+)
+
+NUMPY: Final = fullnames.JAX_NUMPY + "."
+ARRAY_METHOD: Final = fullnames.ARRAY + "."
+UFUNC_AT: Final = (NUMPY + "ufunc.at", NUMPY + "BinaryUfunc.at")
+"""``jnp.add.at(...)``: ``add`` is a ``ufunc`` (a ``BinaryUfunc`` in the stubs from 0.7)."""
+
+REMOVED: Final = '"{callee}" no longer accepts {parameters} (since JAX {release}); JAX raises {exception}'
+UNSUPPORTED: Final = '"{callee}" does not support {argument}; JAX raises {exception}'
+NOT_IN_PLACE: Final = '"{callee}" cannot modify a JAX array in place; JAX raises {exception}'
+NEVER_RUNS: Final = '"{callee}" is not supported by JAX; JAX raises {exception}'
+NOT_A_CONSTRUCTOR: Final = '"{callee}" cannot be called to make an array; JAX raises {exception}'
+
+USE_MIN_MAX: Final = 'Use "min=" and "max=" (NumPy 2 names), or pass them by position: "jnp.clip(x, 0, 1)"'
+PASS_THE_ARRAY: Final = 'Pass the array by position: "jnp.clip(x, min, max)"'
+USE_METHOD: Final = 'Use "method=" instead: it takes the same values ("linear", "lower", "higher", "midpoint", "nearest")'
+USE_STABLE: Final = 'Drop "kind=": JAX sorts stably by default ("stable=True"); "stable=False" allows an unstable sort'
+DROP_ORDER: Final = 'Drop "order=": a JAX array has no memory layout to choose'
+ORDER_C_OR_F: Final = 'Use order="C" (the default) or order="F"'
+DROP_EDGE_ORDER: Final = 'Drop "edge_order=": JAX computes what NumPy\'s edge_order=1 does (one-sided first differences at the edges)'
+NO_RAISE_MODE: Final = (
+    'Compiled code cannot raise on an index out of bounds: use mode="fill" (out-of-bounds reads give '
+    'fill_value) or mode="clip", and check indices beforehand where they may be wrong'
+)
+PUT_MODES: Final = 'Use mode="clip" or mode="wrap"; compiled code cannot raise on an index out of bounds'
+DROP_OVERWRITE: Final = 'Drop "overwrite_input=True": JAX never overwrites its input'
+DROP_COPY: Final = 'Drop "copy=False": JAX arrays are never views of each other; "sparse=True" keeps the grids small'
+GATHER_MODES: Final = 'Use mode="clip" or mode="fill" (or "promise_in_bounds"); compiled code cannot raise on an index out of bounds'
+ONLY_EXTRAPOLATE: Final = 'The one string JAX takes there is "extrapolate"; otherwise pass a number or None'
+DROP_WRAP: Final = 'Drop "wrap=True": for a tall matrix, fill the diagonal of each square block yourself'
+PASS_INPLACE_FALSE: Final = 'Pass "inplace=False" and use the array it returns'
+PASS_INPLACE_FALSE_AS: Final = 'Pass "inplace=False" and use the array it returns: "{call}"'
+USE_AT: Final = 'Or write the update with ".at[]": "{array} = {array}.at[{indices}].{method}({values})"'
+READ_WITH_NUMPY: Final = 'Read with NumPy and convert: "jnp.asarray(np.{function}(...))"'
+MAKE_ARRAYS: Final = 'Make arrays with "jnp.zeros(shape)", "jnp.empty(shape)" or "jnp.asarray(data)"; "jnp.ndarray" is "jax.Array", for annotations and isinstance'
+
+EVERY_UFUNC_AT: Final = (0, 6, 2)
+UFUNC_AT_SINCE: Final = {
+    **dict.fromkeys(("add", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and", "logical_or", "logical_xor"), (0, 4, 32)),
+    "subtract": (0, 4, 35), "logaddexp": (0, 4, 36), "logaddexp2": (0, 4, 36), "maximum": (0, 6, 2), "minimum": (0, 6, 2),
+}
+"""The first release whose ``jnp.<name>`` has ``at`` (read from the source of each release);
+from 0.6.2 every ufunc the stubs declare has it."""
+AT_METHODS: Final = {"add": "add", "subtract": "subtract", "multiply": "multiply", "minimum": "min", "maximum": "max"}
+"""The ufuncs whose ``ufunc.at`` has an ``.at[]`` method of the same effect."""
+
+
+class Unsupported:
+    """One parameter of some of JAX's functions, the arguments JAX rejects there, and the
+    help. ``rejects`` decides from the argument's type; ``removed`` says whether JAX once took
+    the parameter (the error then names the release that removed it)."""
+
+    __slots__ = ("parameter", "rejects", "since", "until", "exception", "advice", "removed")
+
+    def __init__(self, parameter: str, rejects: Callable[[Type], bool], since: Release, exception: str,
+                 advice: tuple[str, ...], *, until: Release | None = None, removed: bool = False) -> None:
+        self.parameter = parameter
+        self.rejects = rejects
+        self.since = since
+        self.until = until
+        """The first release that accepts the argument again, if one does."""
+        self.exception = exception
+        self.advice = advice
+        self.removed = removed
+
+    @property
+    def applies(self) -> bool:
+        """Whether the stubs' release rejects the argument."""
+        return release.rejects(self.since) and (self.until is None or not release.rejects(self.until))
+
+
+def anything(typ: Type) -> bool:
+    """Any argument at all (a keyword JAX's function no longer has)."""
+    return True
+
+
+def one_of(*values: object) -> Callable[[Type], bool]:
+    """An argument spelled out as one of ``values``."""
+    def rejects(typ: Type) -> bool:
+        known = known_values(typ)
+        return known is not None and bool(known) and all(value in values for value in known)
+    return rejects
+
+
+def string_but(*values: str) -> Callable[[Type], bool]:
+    """An argument spelled out as strings other than ``values`` (other kinds are left alone)."""
+    def rejects(typ: Type) -> bool:
+        known = known_values(typ)
+        return known is not None and bool(known) and all(isinstance(value, str) and value not in values for value in known)
+    return rejects
+
+
+def none_of(*values: object) -> Callable[[Type], bool]:
+    """An argument spelled out as a value other than ``values``."""
+    def rejects(typ: Type) -> bool:
+        known = known_values(typ)
+        return known is not None and bool(known) and not any(value in values for value in known)
+    return rejects
+
+
+SINCE_ALWAYS: Final = release.OLDEST
+CLIP_REMOVED: Final = (0, 10, 0)
+"""JAX 0.10.0 removed ``a``, ``a_min`` and ``a_max`` from ``jnp.clip`` (CHANGELOG); 0.4.27 to
+0.9.2 take them with a DeprecationWarning."""
+INTERPOLATION_REMOVED: Final = (0, 8, 0)
+"""JAX 0.8.0 removed ``interpolation`` from the percentile and quantile functions (CHANGELOG;
+``TypeError`` from the function on 0.8, from ``jax.jit`` on the string from 0.9); up to 0.7.2 a
+DeprecationWarning."""
+
+NUMPY_ONLY_METHODS: Final = (
+    "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull",
+    "median_unbiased", "normal_unbiased",
+)
+"""NumPy's quantile methods that JAX has not (``ValueError: method can only be ...``)."""
+INVERTED_CDF_ADDED: Final = (0, 10, 0)
+"""``method="inverted_cdf"`` raises up to 0.9.2 and runs from 0.10.0 (read in the source)."""
+JAX_METHODS: Final = (
+    'JAX has "linear" (the default), "lower", "higher", "midpoint" and "nearest" (and "inverted_cdf" from JAX 0.10.0)'
+)
+
+QUANTILES: Final = tuple(NUMPY + name for name in ("percentile", "quantile", "nanpercentile", "nanquantile"))
+
+REJECTED: Final[tuple[tuple[tuple[str, ...], Unsupported], ...]] = (
+    ((NUMPY + "clip",), Unsupported("a_min", anything, CLIP_REMOVED, "TypeError", (USE_MIN_MAX,), removed=True)),
+    ((NUMPY + "clip",), Unsupported("a_max", anything, CLIP_REMOVED, "TypeError", (USE_MIN_MAX,), removed=True)),
+    ((NUMPY + "clip",), Unsupported("a", anything, CLIP_REMOVED, "TypeError", (PASS_THE_ARRAY,), removed=True)),
+    (QUANTILES, Unsupported("interpolation", anything, INTERPOLATION_REMOVED, "TypeError", (USE_METHOD,), removed=True)),
+    (QUANTILES, Unsupported("method", one_of(*NUMPY_ONLY_METHODS), SINCE_ALWAYS, "ValueError", (JAX_METHODS,))),
+    (QUANTILES, Unsupported("method", one_of("inverted_cdf"), SINCE_ALWAYS, "ValueError", (JAX_METHODS,), until=INVERTED_CDF_ADDED)),
+    ((*QUANTILES, NUMPY + "median", NUMPY + "nanmedian"),
+     Unsupported("overwrite_input", one_of(True), SINCE_ALWAYS, "ValueError", (DROP_OVERWRITE,))),
+    ((NUMPY + "sort", NUMPY + "argsort"), Unsupported("kind", never_none, SINCE_ALWAYS, "TypeError", (USE_STABLE,))),
+    ((NUMPY + "array", NUMPY + "asarray", NUMPY + "copy"),
+     Unsupported("order", none_of(None, "K"), SINCE_ALWAYS, "NotImplementedError", (DROP_ORDER,))),
+    ((NUMPY + "reshape", ARRAY_METHOD + "reshape"), Unsupported("order", one_of("A"), SINCE_ALWAYS, "NotImplementedError", (ORDER_C_OR_F,))),
+    ((NUMPY + "reshape", ARRAY_METHOD + "reshape"), Unsupported("order", one_of("K"), SINCE_ALWAYS, "ValueError", (ORDER_C_OR_F,))),
+    ((NUMPY + "ravel", ARRAY_METHOD + "ravel", ARRAY_METHOD + "flatten"),
+     Unsupported("order", one_of("A", "K"), SINCE_ALWAYS, "NotImplementedError", (ORDER_C_OR_F,))),
+    ((NUMPY + "gradient",), Unsupported("edge_order", never_none, SINCE_ALWAYS, "NotImplementedError", (DROP_EDGE_ORDER,))),
+    ((NUMPY + "take", ARRAY_METHOD + "take"), Unsupported("mode", one_of("raise"), SINCE_ALWAYS, "NotImplementedError", (NO_RAISE_MODE,))),
+    ((NUMPY + "put",), Unsupported("mode", one_of("raise"), SINCE_ALWAYS, "NotImplementedError", (PUT_MODES,))),
+    ((NUMPY + "take_along_axis", NUMPY + "put_along_axis"),
+     Unsupported("mode", one_of("raise", "wrap"), SINCE_ALWAYS, "ValueError", (GATHER_MODES,))),
+    ((NUMPY + "fill_diagonal",), Unsupported("wrap", one_of(True), SINCE_ALWAYS, "NotImplementedError", (DROP_WRAP,))),
+    ((NUMPY + "meshgrid",), Unsupported("copy", one_of(False), SINCE_ALWAYS, "ValueError", (DROP_COPY,))),
+    ((NUMPY + "interp",), Unsupported("left", string_but("extrapolate"), SINCE_ALWAYS, "ValueError", (ONLY_EXTRAPOLATE,))),
+    ((NUMPY + "interp",), Unsupported("right", string_but("extrapolate"), SINCE_ALWAYS, "ValueError", (ONLY_EXTRAPOLATE,))),
+)
+"""Each check, with JAX's full names of the functions and ``Array`` methods it applies to."""
+
+
+def by_function(rejected: tuple[tuple[tuple[str, ...], Unsupported], ...]) -> dict[str, tuple[Unsupported, ...]]:
+    found: dict[str, list[Unsupported]] = {}
+    for names, check in rejected:
+        for name in names:
+            found.setdefault(name, []).append(check)
+    return {name: tuple(checks) for name, checks in found.items()}
+
+
+UNSUPPORTED_ARGUMENTS: Final[Mapping[str, tuple[Unsupported, ...]]] = by_function(REJECTED)
+"""By full name: the checks of its parameters."""
+
+INPLACE: Final = "inplace"
+INPLACE_FUNCTIONS: Final[Mapping[str, str]] = {
+    NUMPY + "put": "ValueError",
+    NUMPY + "place": "ValueError",
+    NUMPY + "put_along_axis": "ValueError",
+    NUMPY + "fill_diagonal": "NotImplementedError",
+    **{name: "NotImplementedError" for name in UFUNC_AT},
+}
+"""The functions that raise unless ``inplace=False``, and the exception."""
+
+UNSUPPORTED_FUNCTIONS: Final[Mapping[str, tuple[str, str, tuple[str, ...]]]] = {
+    NUMPY + "fromfile": (NEVER_RUNS, "NotImplementedError", (READ_WITH_NUMPY.format(function="fromfile"),)),
+    NUMPY + "fromiter": (NEVER_RUNS, "NotImplementedError", (READ_WITH_NUMPY.format(function="fromiter"),)),
+    fullnames.ARRAY: (NOT_A_CONSTRUCTOR, "TypeError", (MAKE_ARRAYS,)),
+}
+"""The functions (and the class ``jnp.ndarray``, that is ``jax.Array``) that always raise."""
+
+
+def callee_of(call: CallExpr, fullname: str) -> str:
+    """The function as the call spells it (``jnp.clip``, ``x.take``), else its short name."""
+    return source(call.callee) or fullname.rpartition(".")[2]
+
+
+def spelled(parameter: str, typ: Type) -> str:
+    """``order="F"``, ``wrap=True``: the argument as the error names it."""
+    known = known_values(typ)
+    if known is not None and len(known) == 1:
+        [value] = known
+        return f'{parameter}="{value}"' if isinstance(value, str) else f"{parameter}={value}"
+    return f'"{parameter}="'
+
+
+def check_call(fullname: str) -> Callable[[HookContext], Type]:
+    """The hook for one full name: its parameters of ``UNSUPPORTED_ARGUMENTS`` that the stubs'
+    release rejects, its ``inplace`` default, or the call itself."""
+    checks = tuple(check for check in UNSUPPORTED_ARGUMENTS.get(fullname, ()) if check.applies)
+    inplace = fullname in INPLACE_FUNCTIONS
+    never_runs = fullname in UNSUPPORTED_FUNCTIONS
+
+    def hook(ctx: HookContext) -> Type:
+        if not isinstance(ctx.context, CallExpr) or (fullname in UFUNC_AT and not ufunc_has_at(ctx.context)):
+            return ctx.default_return_type
+        callee = callee_of(ctx.context, fullname)
+        if never_runs:
+            report_function(ctx.api, ctx.context, callee, fullname)
+            return ctx.default_return_type
+        removed: list[tuple[Unsupported, Expression]] = []
+        for check in checks:
+            passed = given(ctx, check.parameter)
+            for arg, typ in zip(passed.args, passed.types) if passed is not None else ():
+                if not check.rejects(typ):
+                    continue
+                if check.removed:
+                    removed.append((check, arg))
+                else:
+                    report_argument(ctx.api, arg, callee, check, typ)
+        if removed:
+            report_removed(ctx.api, removed, callee)
+        passed = given(ctx, INPLACE) if inplace else None
+        if passed is not None and (passed.absent or all(one_of(True)(typ) for typ in passed.types)):
+            report_inplace(ctx.api, ctx.context, callee, fullname, passed.args)
+        return ctx.default_return_type
+
+    return hook
+
+
+def ufunc_name(call: CallExpr) -> str | None:
+    """``add`` for ``jnp.add.at(...)`` (or ``add.at(...)``)."""
+    ufunc = call.callee.expr if isinstance(call.callee, MemberExpr) else None
+    return ufunc.name if isinstance(ufunc, (MemberExpr, NameExpr)) else None
+
+
+def ufunc_has_at(call: CallExpr) -> bool:
+    """Whether the ufunc of ``jnp.<name>.at(...)`` has ``at`` in the stubs' release: before
+    0.6.2 some do not (the call raises AttributeError instead), so a ufunc not named is
+    undecided there."""
+    since = UFUNC_AT_SINCE.get(ufunc_name(call) or "", EVERY_UFUNC_AT)
+    return release.rejects(since)
+
+
+def report_argument(api: CheckerPluginInterface, context: Context, callee: str, check: Unsupported, typ: Type) -> None:
+    """A value JAX refuses, with what to write instead."""
+    message = UNSUPPORTED.format(callee=callee, argument=spelled(check.parameter, typ), exception=check.exception)
+    reporting.error_with_notes(api, context, ARGUMENT_CODE, message, check.advice)
+
+
+def report_removed(api: CheckerPluginInterface, removed: list[tuple[Unsupported, Expression]], callee: str) -> None:
+    """The keywords of one call that JAX removed, in one error (``a_min`` and ``a_max``)."""
+    checks = [check for check, _ in removed]
+    parameters = ", ".join(f'"{check.parameter}"' for check in checks)
+    message = REMOVED.format(callee=callee, parameters=parameters, release=release.spelled(min(check.since for check in checks)),
+                             exception=checks[0].exception)
+    advice = list(dict.fromkeys(text for check in checks for text in check.advice))
+    reporting.error_with_notes(api, removed[0][1], ARGUMENT_CODE, message, advice)
+
+
+def inplace_advice(call: CallExpr, callee: str, fullname: str, passed: list[Expression]) -> list[str]:
+    """The call with ``inplace=False`` (``passed``, what it gave for ``inplace``, left out), its
+    result assigned to the array it meant to update where that is a name or an attribute; for
+    ``jnp.add.at(x, i, v)`` also the ``.at[]`` form. The general advice where the call cannot be
+    printed back."""
+    kept = [(kind, name, arg) for kind, name, arg in zip(call.arg_kinds, call.arg_names, call.args)
+            if not any(arg is other for other in passed)]
+    arguments = arguments_source(*zip(*kept)) if kept else []
+    if arguments is None:
+        return [PASS_INPLACE_FALSE]
+    first = call.args[0] if call.args and call.arg_kinds[0] == ARG_POS else None
+    target = source(first) if isinstance(first, (NameExpr, MemberExpr)) else None
+    fixed = f"{callee}({', '.join([*arguments, 'inplace=False'])})"
+    advice = [PASS_INPLACE_FALSE_AS.format(call=f"{target} = {fixed}" if target else fixed)]
+    method = AT_METHODS.get(ufunc_name(call) or "")
+    if fullname in UFUNC_AT and method is not None and target and len(kept) == 3 and all(kind == ARG_POS for kind, _, _ in kept):
+        _, indices, values = arguments
+        advice.append(USE_AT.format(array=target, indices=indices, method=method, values=values))
+    return advice
+
+
+def report_inplace(api: CheckerPluginInterface, call: CallExpr, callee: str, fullname: str, passed: list[Expression]) -> None:
+    """An in-place update of a JAX array, with the call that returns the updated array."""
+    message = NOT_IN_PLACE.format(callee=callee, exception=INPLACE_FUNCTIONS[fullname])
+    reporting.error_with_notes(api, call, INPLACE_CODE, message, inplace_advice(call, callee, fullname, passed))
+
+
+def report_function(api: CheckerPluginInterface, call: CallExpr, callee: str, fullname: str) -> None:
+    """A function JAX declares only to raise, with the way to the same array."""
+    message, exception, advice = UNSUPPORTED_FUNCTIONS[fullname]
+    reporting.error_with_notes(api, call, FUNCTION_CODE, message.format(callee=callee, exception=exception), advice)
+
+
+CHECKED: Final = {*UNSUPPORTED_ARGUMENTS, *INPLACE_FUNCTIONS, *UNSUPPORTED_FUNCTIONS}
+METHODS: Final = {name for name in CHECKED if name.startswith(ARRAY_METHOD) or name in UFUNC_AT}
+"""The full names that are methods (``Array.take``, ``ufunc.at``), hooked as methods of that
+one class: a subclass of ``jax.Array`` that inherits them is not followed."""
+
+RULE: Final = Rule(
+    ARGUMENT_CODE,
+    other_codes=(INPLACE_CODE, FUNCTION_CODE),
+    function_hooks={name: check_call(name) for name in sorted(CHECKED - METHODS)},
+    method_hooks={name: check_call(name) for name in sorted(METHODS)},
+)

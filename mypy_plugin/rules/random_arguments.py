@@ -1,0 +1,216 @@
+"""``jax-prng-key`` and ``jax-random-dtype``: what ``jax.random`` is given that it always rejects.
+
+JAX annotates a key as ``ArrayLike``, which includes ``int``, and a seed as ``int | ArrayLike``,
+which includes ``float``; every ``dtype`` as ``DTypeLike``, of any kind. Measured on every
+release from 0.4.31 to 0.10.2 (run on 0.4.31, 0.7.2 and 0.10.2, read in the others' source):
+
+- a Python or NumPy scalar where a key goes (``jax.random.normal(0, ...)``, NumPy's habit of
+  seeding by number): ``TypeError: JAX encountered invalid PRNG key data``;
+- a float or complex seed (``jax.random.key(time.time())``): ``TypeError: PRNG key seed must be
+  an integer``;
+- a dtype of the wrong kind for the sampler (``randint(..., dtype=jnp.float32)``,
+  ``uniform(..., dtype=jnp.int32)``): ``TypeError`` from ``randint``, ``ValueError`` elsewhere.
+
+Keys of type ``jax.Array`` or ``np.ndarray`` (``jax.random.key(0)``, ``PRNGKey(0)``, a legacy
+``uint32`` key) and anything typed ``Any`` are left alone. A variable declared ``float`` may hold
+an int (mypy lets an int stand for a float), so a seed is reported only where the value is a
+float by its making: a float literal, a call that returns one, a true division, a NumPy float
+(a variable is left alone, ``t = time.time()`` as much as ``local = seed``).
+A dtype is read where it is written: ``jnp.float32``, ``np.int32``, ``float``, ``"int32"``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Callable, Final
+
+from mypy.errorcodes import ErrorCode
+from mypy.nodes import CallExpr, ComplexExpr, Expression, FloatExpr, OpExpr, RefExpr, StrExpr, UnaryExpr
+from mypy.plugin import CheckerPluginInterface, FunctionContext
+from mypy.types import Instance, LiteralType, Type
+
+from mypy_plugin.lib import reporting
+from mypy_plugin.lib.arguments import given
+from mypy_plugin.lib.rule import Rule
+from mypy_plugin.lib.source import source
+from mypy_plugin.lib.types import members
+
+KEY_CODE: Final = ErrorCode(
+    "jax-prng-key",
+    "Check that jax.random gets PRNG keys where keys go, and integer seeds",
+    reporting.CATEGORY,
+)
+DTYPE_CODE: Final = ErrorCode(
+    "jax-random-dtype",
+    "Check that a jax.random sampler is asked for a dtype of the kind it makes",
+    reporting.CATEGORY,
+)
+
+MODULES: Final = ("jax._src.random.", "jax._src.random.core.")
+"""Where ``jax.random``'s functions are defined: one module up to JAX 0.10.1, a package's
+``core`` module from 0.10.2 (``jax/random.py`` re-exports them)."""
+
+FLOAT, INT, UNSIGNED, BOOL, COMPLEX = "float", "int", "unsigned int", "bool", "complex"
+"""Kinds of dtype (an unsigned int is also an int)."""
+
+FLOAT_SAMPLERS: Final = (
+    "uniform", "truncated_normal", "exponential", "gamma", "loggamma", "beta", "gumbel", "cauchy", "laplace",
+    "logistic", "dirichlet", "pareto", "t", "chisquare", "f", "rayleigh", "wald", "weibull_min", "maxwell",
+    "double_sided_maxwell", "triangular", "binomial", "multivariate_normal", "ball", "generalized_normal",
+)
+COMPLEX_SAMPLERS: Final = ("normal", "lognormal", "orthogonal")
+"""Samplers that take a float or a complex dtype."""
+
+USE_A_FLOAT: Final = 'Use a float dtype such as "jnp.float32"; for random integers, "jax.random.randint(key, shape, minval, maxval)"'
+USE_UNIFORM: Final = 'Use an integer dtype such as "jnp.int32"; for random floats, "jax.random.uniform(key, shape, minval=..., maxval=...)"'
+USE_AN_INTEGER: Final = 'Use an integer dtype such as "jnp.int32", and convert the samples with ".astype(...)" where floats are needed'
+USE_UNSIGNED: Final = 'Use an unsigned dtype such as "jnp.uint32"'
+
+DTYPES: Final[Mapping[str, tuple[frozenset[str], str, str, str]]] = {
+    **{name: (frozenset({FLOAT}), "a float", "ValueError", USE_A_FLOAT) for name in FLOAT_SAMPLERS},
+    **{name: (frozenset({FLOAT, COMPLEX}), "a float or complex", "ValueError", USE_A_FLOAT) for name in COMPLEX_SAMPLERS},
+    "randint": (frozenset({INT, UNSIGNED}), "an integer", "TypeError", USE_UNIFORM),
+    "poisson": (frozenset({INT, UNSIGNED}), "an integer", "ValueError", USE_AN_INTEGER),
+    "geometric": (frozenset({INT, UNSIGNED}), "an integer", "ValueError", USE_AN_INTEGER),
+    "bits": (frozenset({UNSIGNED}), "an unsigned integer", "ValueError", USE_UNSIGNED),
+}
+"""By function: the dtype kinds it takes, as the error says them, what JAX raises for others,
+and the help."""
+
+KEY_FIRST: Final = (
+    *FLOAT_SAMPLERS, *COMPLEX_SAMPLERS, "randint", "poisson", "geometric", "bits", "bernoulli", "categorical",
+    "choice", "fold_in", "multinomial", "permutation", "rademacher", "split",
+)
+"""The functions whose first parameter ``key`` must be a key (``clone`` checks nothing)."""
+KEY_PARAMETERS: Final = {**dict.fromkeys(KEY_FIRST, "key"), "key_data": "keys", "key_impl": "keys"}
+SEEDED: Final = ("key", "PRNGKey")
+
+DTYPE_NAME: Final = re.compile(
+    r"^(?:(?P<unsigned>uint(?:8|16|32|64)?)|(?P<int>int(?:8|16|32|64)?|int_)|(?P<float>b?float(?:16|32|64)?|float_|half|single|double)"
+    r"|(?P<complex>complex(?:64|128)?|complex_|csingle|cdouble)|(?P<bool>bool_?))$"
+)
+DTYPE_MODULES: Final = ("numpy.", "jax.numpy.", "builtins.")
+NUMPY_SCALAR: Final = "numpy.generic"
+NUMPY_FLOATS: Final = ("numpy.floating", "numpy.complexfloating")
+NUMPY_SCALARS: Final = {"numpy.integer": "a NumPy integer", "numpy.floating": "a NumPy float",
+                        "numpy.complexfloating": "a NumPy complex", "numpy.bool": "a NumPy bool", "numpy.bool_": "a NumPy bool"}
+PYTHON_SCALARS: Final = {"builtins.int": "an int", "builtins.float": "a float", "builtins.bool": "a bool", "builtins.complex": "a complex"}
+FLOAT_SEEDS: Final = ("builtins.float", "builtins.complex")
+
+NOT_A_KEY: Final = 'Key of "{callee}" is {value}, not a PRNG key; JAX raises TypeError'
+MAKE_A_KEY: Final = 'Make a key once, "key = jax.random.key({seed})", and split it for each use: "key, subkey = jax.random.split(key)"'
+NOT_AN_INTEGER: Final = 'Seed of "{callee}" is {value}, not an integer; JAX raises TypeError'
+PASS_AN_INTEGER: Final = 'Pass an integer seed: "{callee}(int({seed}))"'
+WRONG_DTYPE: Final = '"{callee}" needs {kinds} dtype, not {dtype}; JAX raises {exception}'
+
+
+def python_scalar(typ: Type) -> str | None:
+    """``an int``, ``a float`` ...: what every member of ``typ`` is, where each is a Python or a
+    NumPy scalar; None otherwise (an array, ``Any``, a union with either)."""
+    found: list[str] = []
+    for member in members(typ):
+        if isinstance(member, LiteralType):
+            member = member.fallback
+        if not isinstance(member, Instance):
+            return None
+        if member.type.fullname in PYTHON_SCALARS:
+            found.append(PYTHON_SCALARS[member.type.fullname])
+        elif member.type.has_base(NUMPY_SCALAR):
+            found.append(next((text for base, text in NUMPY_SCALARS.items() if member.type.has_base(base)), "a NumPy scalar"))
+        else:
+            return None
+    return " or ".join(dict.fromkeys(found)) or None
+
+
+def float_by_its_making(arg: Expression, typ: Type) -> bool:
+    """Whether the seed is certainly not an integer: a NumPy float, or a Python float (or
+    complex) written as a literal, returned by a call, or made by a true division. A variable
+    is left alone even where mypy inferred ``float``: ``local = seed`` of a ``seed: float``
+    parameter may hold an int."""
+    proper = members(typ)
+    if proper and all(isinstance(m, Instance) and any(m.type.has_base(name) for name in NUMPY_FLOATS) for m in proper):
+        return True
+    if not proper or not all(isinstance(m, Instance) and m.type.fullname in FLOAT_SEEDS for m in proper):
+        return False
+    written = arg.expr if isinstance(arg, UnaryExpr) and arg.op in "-+" else arg
+    return isinstance(written, (FloatExpr, ComplexExpr, CallExpr)) or (isinstance(written, OpExpr) and written.op == "/")
+
+
+def dtype_kind(arg: Expression) -> tuple[str, str] | None:
+    """The kind of the dtype written (``jnp.float32``, ``np.uint8``, ``int``, ``"int32"``) and its
+    name; None for anything not spelled out."""
+    if isinstance(arg, StrExpr):
+        name = arg.value
+    elif isinstance(arg, RefExpr) and arg.fullname and arg.fullname.startswith(DTYPE_MODULES):
+        name = arg.fullname.rpartition(".")[2]
+    else:
+        return None
+    match = DTYPE_NAME.match(name)
+    if match is None or match.lastgroup is None:
+        return None
+    kind = {"unsigned": UNSIGNED, "int": INT, "float": FLOAT, "complex": COMPLEX, "bool": BOOL}[match.lastgroup]
+    return kind, name
+
+
+def check_random(function: str) -> Callable[[FunctionContext], Type]:
+    """The hook for one ``jax.random`` function: its key (or seed), and its dtype."""
+    key_parameter = KEY_PARAMETERS.get(function)
+    dtypes = DTYPES.get(function)
+
+    def hook(ctx: FunctionContext) -> Type:
+        if not isinstance(ctx.context, CallExpr):
+            return ctx.default_return_type
+        callee = source(ctx.context.callee) or f"jax.random.{function}"
+        if key_parameter is not None:
+            for arg, typ in passed(ctx, key_parameter):
+                value = python_scalar(typ)
+                if value is not None:
+                    report_key(ctx.api, arg, callee, value)
+        if function in SEEDED:
+            for arg, typ in passed(ctx, "seed"):
+                if float_by_its_making(arg, typ):
+                    report_seed(ctx.api, arg, callee, python_scalar(typ) or "a float")
+        if dtypes is not None:
+            for arg, _ in passed(ctx, "dtype"):
+                written = dtype_kind(arg)
+                if written is not None and written[0] not in dtypes[0]:
+                    report_dtype(ctx.api, arg, callee, function, written[1])
+        return ctx.default_return_type
+
+    return hook
+
+
+def passed(ctx: FunctionContext, parameter: str) -> list[tuple[Expression, Type]]:
+    """The arguments the call passes for ``parameter``, with their types (none if undecided)."""
+    found = given(ctx, parameter)
+    return list(zip(found.args, found.types)) if found is not None else []
+
+
+def report_key(api: CheckerPluginInterface, arg: Expression, callee: str, value: str) -> None:
+    """A number where a key goes; the note makes a key of it, where it is an int."""
+    seed = source(arg) if value == "an int" else None
+    reporting.error_with_notes(api, arg, KEY_CODE, NOT_A_KEY.format(callee=callee, value=value),
+                               [MAKE_A_KEY.format(seed=seed or "0")])
+
+
+def report_seed(api: CheckerPluginInterface, arg: Expression, callee: str, value: str) -> None:
+    """A float seed, with the integer one."""
+    reporting.error_with_notes(api, arg, KEY_CODE, NOT_AN_INTEGER.format(callee=callee, value=value),
+                               [PASS_AN_INTEGER.format(callee=callee, seed=source(arg) or "seed")])
+
+
+def report_dtype(api: CheckerPluginInterface, arg: Expression, callee: str, function: str, dtype: str) -> None:
+    """A dtype of a kind the sampler does not make."""
+    _, kinds, exception, advice = DTYPES[function]
+    message = WRONG_DTYPE.format(callee=callee, kinds=kinds, dtype=dtype, exception=exception)
+    reporting.error_with_notes(api, arg, DTYPE_CODE, message, [advice])
+
+
+CHECKED: Final = sorted({*KEY_PARAMETERS, *SEEDED, *DTYPES})
+
+RULE: Final = Rule(
+    KEY_CODE,
+    other_codes=(DTYPE_CODE,),
+    function_hooks={module + name: check_random(name) for module in MODULES for name in CHECKED},
+)
