@@ -35,7 +35,8 @@ NOTE = re.compile(
     r'^(?P<module>case_\d+)\.py:(?P<line>\d+): note: '
     r'(?:Use "\.at\[\]", which returns an updated copy(?:; .*, so keep it under a new name)?: '
     r'|Under jax\.jit a boolean mask cannot index; for a scalar value write '
-    r'|Pass "inplace=False" and use the array it returns: |Or write the update with "\.at\[\]": )'
+    r'|(?:Pass "inplace=False" and use the array it returns|Or write the update with "\.at\[\]")'
+    r'(?:; .*, so keep it under a new name)?: )'
     r'"(?P<statement>.*?)"(?:, then use "(?P<new>[^"]+)" for "(?P<old>[^"]+)")?(?: \(needs (?P<imports>.*)\))?$',
     re.MULTILINE,
 )

@@ -32,6 +32,9 @@ class Given:
     def absent(self) -> bool:
         return not self.args
 
+    def pairs(self) -> list[tuple[Expression, Type]]:
+        return list(zip(self.args, self.types))
+
 
 def given(ctx: HookContext, parameter: str) -> Given | None:
     """What the call passes for ``parameter``; None when the callee has no such parameter or a
@@ -41,20 +44,18 @@ def given(ctx: HookContext, parameter: str) -> Given | None:
     index = ctx.callee_arg_names.index(parameter)
     if any(kind in (ARG_STAR, ARG_STAR2) for kind in ctx.arg_kinds[index]):
         return None
-    if not ctx.args[index] and any(kind in (ARG_STAR, ARG_STAR2) for kind in ctx.context.arg_kinds):
-        return None  # defensive: mypy lists a star argument under each parameter it may fill
     return Given(list(ctx.args[index]), list(ctx.arg_types[index]))
 
 
 def known_values(typ: Type) -> frozenset[object] | None:
     """The values a type admits when each is spelled out: ``Literal["F"]``, the literal type
-    mypy keeps for ``"F"`` or ``True`` as written, ``None``; None when any member is wider."""
+    mypy keeps for ``"F"`` or ``True`` as written, ``None``; None when any member is wider (an
+    enum member too: mypy's literal holds its name, not its value)."""
     values: set[object] = set()
     for member in members(typ):
-        if isinstance(member, LiteralType):
-            values.add(member.value)
-        elif isinstance(member, Instance) and member.last_known_value is not None:
-            values.add(member.last_known_value.value)
+        literal = member.last_known_value if isinstance(member, Instance) else member
+        if isinstance(literal, LiteralType) and not literal.is_enum_literal():
+            values.add(literal.value)
         elif isinstance(member, NoneType):
             values.add(None)
         else:

@@ -32,7 +32,7 @@ from mypy_plugin.lib import mypy_internals
 
 SHORT_NAMES: Final = {"jax.numpy": "jnp"}
 """The names JAX's documentation imports its modules under."""
-BOUND_BY_PARENT: Final = frozenset({"jax.numpy"})
+BOUND_BY_PARENT: Final = frozenset({"jax.numpy", "jax.random"})
 """Submodules their package's ``__init__`` imports (``from jax import numpy as numpy``), so that
 any ``import jax`` or ``import jax.<module>`` makes ``jax.numpy`` reachable."""
 

@@ -23,9 +23,9 @@ STUBS: Final = parse_version(__version__)[:3]
 """The JAX release of this package (``0.10.2.0`` -> ``(0, 10, 2)``)."""
 
 
-def rejects(since: Release) -> bool:
-    """Whether the stubs' release is ``since`` or later."""
-    return STUBS >= since
+def at_least(first: Release) -> bool:
+    """Whether the stubs' release is ``first`` or later."""
+    return STUBS >= first
 
 
 def spelled(release: Release) -> str:

@@ -27,11 +27,11 @@ from collections.abc import Callable, Mapping
 from typing import Final
 
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import ARG_POS, CallExpr, Context, Expression, MemberExpr, NameExpr
+from mypy.nodes import ARG_POS, CallExpr, Context, Expression, ExpressionStmt, MemberExpr, RefExpr
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import Type
 
-from mypy_plugin.lib import fullnames, release, reporting
+from mypy_plugin.lib import checked_module, fullnames, places, release, reporting
 from mypy_plugin.lib.arguments import HookContext, given, known_values, never_none
 from mypy_plugin.lib.release import Release
 from mypy_plugin.lib.rule import Rule
@@ -64,8 +64,8 @@ NOT_IN_PLACE: Final = '"{callee}" cannot modify a JAX array in place; JAX raises
 NEVER_RUNS: Final = '"{callee}" is not supported by JAX; JAX raises {exception}'
 NOT_A_CONSTRUCTOR: Final = '"{callee}" cannot be called to make an array; JAX raises {exception}'
 
-USE_MIN_MAX: Final = 'Use "min=" and "max=" (NumPy 2 names), or pass them by position: "jnp.clip(x, 0, 1)"'
-PASS_THE_ARRAY: Final = 'Pass the array by position: "jnp.clip(x, min, max)"'
+USE_MIN_MAX: Final = 'Use "min=" and "max=" (NumPy 2 names), or pass the bounds by position after the array'
+PASS_THE_ARRAY: Final = 'Pass the array by position, before the bounds'
 USE_METHOD: Final = 'Use "method=" instead: it takes the same values ("linear", "lower", "higher", "midpoint", "nearest")'
 USE_STABLE: Final = 'Drop "kind=": JAX sorts stably by default ("stable=True"); "stable=False" allows an unstable sort'
 DROP_ORDER: Final = 'Drop "order=": a JAX array has no memory layout to choose'
@@ -83,7 +83,7 @@ ONLY_EXTRAPOLATE: Final = 'The one string JAX takes there is "extrapolate"; othe
 DROP_WRAP: Final = 'Drop "wrap=True": for a tall matrix, fill the diagonal of each square block yourself'
 PASS_INPLACE_FALSE: Final = 'Pass "inplace=False" and use the array it returns'
 PASS_INPLACE_FALSE_AS: Final = 'Pass "inplace=False" and use the array it returns: "{call}"'
-USE_AT: Final = 'Or write the update with ".at[]": "{array} = {array}.at[{indices}].{method}({values})"'
+USE_AT: Final = 'Or write the update with ".at[]"'
 READ_WITH_NUMPY: Final = 'Read with NumPy and convert: "jnp.asarray(np.{function}(...))"'
 MAKE_ARRAYS: Final = 'Make arrays with "jnp.zeros(shape)", "jnp.empty(shape)" or "jnp.asarray(data)"; "jnp.ndarray" is "jax.Array", for annotations and isinstance'
 
@@ -119,7 +119,7 @@ class Unsupported:
     @property
     def applies(self) -> bool:
         """Whether the stubs' release rejects the argument."""
-        return release.rejects(self.since) and (self.until is None or not release.rejects(self.until))
+        return release.at_least(self.since) and (self.until is None or not release.at_least(self.until))
 
 
 def anything(typ: Type) -> bool:
@@ -151,6 +151,7 @@ def none_of(*values: object) -> Callable[[Type], bool]:
     return rejects
 
 
+IS_TRUE: Final = one_of(True)
 SINCE_ALWAYS: Final = release.OLDEST
 CLIP_REMOVED: Final = (0, 10, 0)
 """JAX 0.10.0 removed ``a``, ``a_min`` and ``a_max`` from ``jnp.clip`` (CHANGELOG); 0.4.27 to
@@ -260,29 +261,35 @@ def check_call(fullname: str) -> Callable[[HookContext], Type]:
             report_function(ctx.api, ctx.context, callee, fullname)
             return ctx.default_return_type
         removed: list[tuple[Unsupported, Expression]] = []
+        reported = False
         for check in checks:
-            passed = given(ctx, check.parameter)
-            for arg, typ in zip(passed.args, passed.types) if passed is not None else ():
+            arguments = given(ctx, check.parameter)
+            for arg, typ in arguments.pairs() if arguments is not None else ():
                 if not check.rejects(typ):
                     continue
+                reported = True
                 if check.removed:
                     removed.append((check, arg))
                 else:
                     report_argument(ctx.api, arg, callee, check, typ)
         if removed:
             report_removed(ctx.api, removed, callee)
-        passed = given(ctx, INPLACE) if inplace else None
-        if passed is not None and (passed.absent or all(one_of(True)(typ) for typ in passed.types)):
-            report_inplace(ctx.api, ctx.context, callee, fullname, passed.args)
+        inplace_given = given(ctx, INPLACE) if inplace else None
+        if inplace_given is not None and (inplace_given.absent or all(IS_TRUE(typ) for typ in inplace_given.types)):
+            rewritable = not reported and all(name is None or name in ctx.callee_arg_names for name in ctx.context.arg_names)
+            report_inplace(ctx, callee, fullname, inplace_given.args if rewritable else None)
         return ctx.default_return_type
 
     return hook
 
 
 def ufunc_name(call: CallExpr) -> str | None:
-    """``add`` for ``jnp.add.at(...)`` (or ``add.at(...)``)."""
+    """``add`` for ``jnp.add.at(...)``, ``add.at(...)`` of ``from jax.numpy import add``: the
+    ufunc's own name, read from what the name refers to (not ``op`` of ``op = jnp.add``)."""
     ufunc = call.callee.expr if isinstance(call.callee, MemberExpr) else None
-    return ufunc.name if isinstance(ufunc, (MemberExpr, NameExpr)) else None
+    if isinstance(ufunc, RefExpr) and ufunc.fullname and ufunc.fullname.startswith(NUMPY):
+        return ufunc.fullname[len(NUMPY):]
+    return None
 
 
 def ufunc_has_at(call: CallExpr) -> bool:
@@ -290,7 +297,7 @@ def ufunc_has_at(call: CallExpr) -> bool:
     0.6.2 some do not (the call raises AttributeError instead), so a ufunc not named is
     undecided there."""
     since = UFUNC_AT_SINCE.get(ufunc_name(call) or "", EVERY_UFUNC_AT)
-    return release.rejects(since)
+    return release.at_least(since)
 
 
 def report_argument(api: CheckerPluginInterface, context: Context, callee: str, check: Unsupported, typ: Type) -> None:
@@ -309,31 +316,43 @@ def report_removed(api: CheckerPluginInterface, removed: list[tuple[Unsupported,
     reporting.error_with_notes(api, removed[0][1], ARGUMENT_CODE, message, advice)
 
 
-def inplace_advice(call: CallExpr, callee: str, fullname: str, passed: list[Expression]) -> list[str]:
-    """The call with ``inplace=False`` (``passed``, what it gave for ``inplace``, left out), its
-    result assigned to the array it meant to update where that is a name or an attribute; for
-    ``jnp.add.at(x, i, v)`` also the ``.at[]`` form. The general advice where the call cannot be
-    printed back."""
+def inplace_advice(ctx: HookContext, callee: str, fullname: str, inplace_args: list[Expression] | None) -> list[str]:
+    """The call with ``inplace=False`` (``inplace_args``, what it gave for ``inplace``, left
+    out). Where the call is a statement of its own, its result put back where the array it
+    meant to update was (``lib/places.py``: ``x = ...``, or under a new name where that place
+    refuses it); for ``jnp.add.at(x, i, v)`` also the ``.at[]`` form. The general advice where
+    the call cannot be printed back, or where something else in it fails too
+    (``inplace_args`` None)."""
+    call = ctx.context
+    assert isinstance(call, CallExpr)
     kept = [(kind, name, arg) for kind, name, arg in zip(call.arg_kinds, call.arg_names, call.args)
-            if not any(arg is other for other in passed)]
-    arguments = arguments_source(*zip(*kept)) if kept else []
+            if inplace_args is not None and not any(arg is other for other in inplace_args)]
+    arguments = arguments_source(*zip(*kept)) if kept else None
     if arguments is None:
         return [PASS_INPLACE_FALSE]
-    first = call.args[0] if call.args and call.arg_kinds[0] == ARG_POS else None
-    target = source(first) if isinstance(first, (NameExpr, MemberExpr)) else None
     fixed = f"{callee}({', '.join([*arguments, 'inplace=False'])})"
-    advice = [PASS_INPLACE_FALSE_AS.format(call=f"{target} = {fixed}" if target else fixed)]
+    first_is_array = ctx.args and ctx.callee_arg_names[0] != "self" and len(ctx.args[0]) == 1 and ctx.arg_kinds[0][0] == ARG_POS
+    array = ctx.args[0][0] if first_is_array else None
+    statement = checked_module.statement_at(ctx.api, call)
+    alone = isinstance(statement, ExpressionStmt) and statement.expr is call
+    put = places.put_back(ctx.api, array, fixed, ctx.default_return_type) if alone and array is not None else None
+    if put is None:
+        return [PASS_INPLACE_FALSE_AS.format(call=fixed)]
+    advice = [places.rewrite_note(PASS_INPLACE_FALSE, put)]
     method = AT_METHODS.get(ufunc_name(call) or "")
-    if fullname in UFUNC_AT and method is not None and target and len(kept) == 3 and all(kind == ARG_POS for kind, _, _ in kept):
-        _, indices, values = arguments
-        advice.append(USE_AT.format(array=target, indices=indices, method=method, values=values))
+    positional = [text for (kind, _, _), text in zip(kept, arguments) if kind == ARG_POS]
+    if fullname in UFUNC_AT and array is not None and method is not None and len(positional) == len(kept) == 3:
+        array_text, indices, values = positional
+        at_put = places.put_back(ctx.api, array, f"{array_text}.at[{indices}].{method}({values})", ctx.default_return_type)
+        if at_put is not None:
+            advice.append(places.rewrite_note(USE_AT, at_put))
     return advice
 
 
-def report_inplace(api: CheckerPluginInterface, call: CallExpr, callee: str, fullname: str, passed: list[Expression]) -> None:
+def report_inplace(ctx: HookContext, callee: str, fullname: str, inplace_args: list[Expression] | None) -> None:
     """An in-place update of a JAX array, with the call that returns the updated array."""
     message = NOT_IN_PLACE.format(callee=callee, exception=INPLACE_FUNCTIONS[fullname])
-    reporting.error_with_notes(api, call, INPLACE_CODE, message, inplace_advice(call, callee, fullname, passed))
+    reporting.error_with_notes(ctx.api, ctx.context, INPLACE_CODE, message, inplace_advice(ctx, callee, fullname, inplace_args))
 
 
 def report_function(api: CheckerPluginInterface, call: CallExpr, callee: str, fullname: str) -> None:

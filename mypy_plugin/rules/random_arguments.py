@@ -14,8 +14,8 @@ release from 0.4.31 to 0.10.2 (run on 0.4.31, 0.7.2 and 0.10.2, read in the othe
 Keys of type ``jax.Array`` or ``np.ndarray`` (``jax.random.key(0)``, ``PRNGKey(0)``, a legacy
 ``uint32`` key) and anything typed ``Any`` are left alone. A variable declared ``float`` may hold
 an int (mypy lets an int stand for a float), so a seed is reported only where the value is a
-float by its making: a float literal, a call that returns one, a true division, a NumPy float
-(a variable is left alone, ``t = time.time()`` as much as ``local = seed``).
+float by its making: a float literal, ``float(...)``, ``time.time()`` and the like, a true
+division, a NumPy float (a variable is left alone, ``t = time.time()`` as much as ``local = seed``).
 A dtype is read where it is written: ``jnp.float32``, ``np.int32``, ``float``, ``"int32"``.
 """
 
@@ -26,14 +26,14 @@ from collections.abc import Mapping
 from typing import Callable, Final
 
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import CallExpr, ComplexExpr, Expression, FloatExpr, OpExpr, RefExpr, StrExpr, UnaryExpr
+from mypy.nodes import ARG_POS, CallExpr, ComplexExpr, Expression, FloatExpr, NameExpr, OpExpr, RefExpr, StrExpr, UnaryExpr
 from mypy.plugin import CheckerPluginInterface, FunctionContext
 from mypy.types import Instance, LiteralType, Type
 
-from mypy_plugin.lib import reporting
+from mypy_plugin.lib import checked_module, reporting
 from mypy_plugin.lib.arguments import given
 from mypy_plugin.lib.rule import Rule
-from mypy_plugin.lib.source import source
+from mypy_plugin.lib.source import arguments_source, source
 from mypy_plugin.lib.types import members
 
 KEY_CODE: Final = ErrorCode(
@@ -47,6 +47,7 @@ DTYPE_CODE: Final = ErrorCode(
     reporting.CATEGORY,
 )
 
+RANDOM: Final = "jax.random"
 MODULES: Final = ("jax._src.random.", "jax._src.random.core.")
 """Where ``jax.random``'s functions are defined: one module up to JAX 0.10.1, a package's
 ``core`` module from 0.10.2 (``jax/random.py`` re-exports them)."""
@@ -97,11 +98,17 @@ NUMPY_SCALARS: Final = {"numpy.integer": "a NumPy integer", "numpy.floating": "a
                         "numpy.complexfloating": "a NumPy complex", "numpy.bool": "a NumPy bool", "numpy.bool_": "a NumPy bool"}
 PYTHON_SCALARS: Final = {"builtins.int": "an int", "builtins.float": "a float", "builtins.bool": "a bool", "builtins.complex": "a complex"}
 FLOAT_SEEDS: Final = ("builtins.float", "builtins.complex")
+FLOAT_MAKERS: Final = frozenset({
+    "builtins.float", "builtins.complex", "time.time", "time.perf_counter", "time.monotonic", "time.process_time",
+    "random.random", "random.uniform", "random.gauss",
+})
+"""Calls whose result is a float (or complex) at run time, not only by declaration."""
 
 NOT_A_KEY: Final = 'Key of "{callee}" is {value}, not a PRNG key; JAX raises TypeError'
-MAKE_A_KEY: Final = 'Make a key once, "key = jax.random.key({seed})", and split it for each use: "key, subkey = jax.random.split(key)"'
+MAKE_A_KEY: Final = 'Make a key once, "key = {key}({seed})", and split it for each use: "key, subkey = {split}(key)"{needs}'
 NOT_AN_INTEGER: Final = 'Seed of "{callee}" is {value}, not an integer; JAX raises TypeError'
-PASS_AN_INTEGER: Final = 'Pass an integer seed: "{callee}(int({seed}))"'
+PASS_AN_INTEGER: Final = 'Pass an integer seed: "{call}"'
+INTEGER_SEED: Final = "Pass an integer seed"
 WRONG_DTYPE: Final = '"{callee}" needs {kinds} dtype, not {dtype}; JAX raises {exception}'
 
 
@@ -125,7 +132,8 @@ def python_scalar(typ: Type) -> str | None:
 
 def float_by_its_making(arg: Expression, typ: Type) -> bool:
     """Whether the seed is certainly not an integer: a NumPy float, or a Python float (or
-    complex) written as a literal, returned by a call, or made by a true division. A variable
+    complex) written as a literal, returned by a call of ``FLOAT_MAKERS``, or made by a true
+    division (a function declared ``-> float`` may return an int). A variable
     is left alone even where mypy inferred ``float``: ``local = seed`` of a ``seed: float``
     parameter may hold an int."""
     proper = members(typ)
@@ -134,7 +142,9 @@ def float_by_its_making(arg: Expression, typ: Type) -> bool:
     if not proper or not all(isinstance(m, Instance) and m.type.fullname in FLOAT_SEEDS for m in proper):
         return False
     written = arg.expr if isinstance(arg, UnaryExpr) and arg.op in "-+" else arg
-    return isinstance(written, (FloatExpr, ComplexExpr, CallExpr)) or (isinstance(written, OpExpr) and written.op == "/")
+    if isinstance(written, CallExpr):
+        return isinstance(written.callee, RefExpr) and written.callee.fullname in FLOAT_MAKERS
+    return isinstance(written, (FloatExpr, ComplexExpr)) or (isinstance(written, OpExpr) and written.op == "/")
 
 
 def dtype_kind(arg: Expression) -> tuple[str, str] | None:
@@ -170,7 +180,7 @@ def check_random(function: str) -> Callable[[FunctionContext], Type]:
         if function in SEEDED:
             for arg, typ in passed(ctx, "seed"):
                 if float_by_its_making(arg, typ):
-                    report_seed(ctx.api, arg, callee, python_scalar(typ) or "a float")
+                    report_seed(ctx.api, ctx.context, arg, callee, python_scalar(typ) or "a float")
         if dtypes is not None:
             for arg, _ in passed(ctx, "dtype"):
                 written = dtype_kind(arg)
@@ -184,20 +194,27 @@ def check_random(function: str) -> Callable[[FunctionContext], Type]:
 def passed(ctx: FunctionContext, parameter: str) -> list[tuple[Expression, Type]]:
     """The arguments the call passes for ``parameter``, with their types (none if undecided)."""
     found = given(ctx, parameter)
-    return list(zip(found.args, found.types)) if found is not None else []
+    return found.pairs() if found is not None else []
 
 
 def report_key(api: CheckerPluginInterface, arg: Expression, callee: str, value: str) -> None:
-    """A number where a key goes; the note makes a key of it, where it is an int."""
+    """A number where a key goes; the note makes a key of it, where it is an int, naming
+    ``jax.random`` as the module can (``checked_module.reference``)."""
     seed = source(arg) if value == "an int" else None
+    key, imports = checked_module.reference(api, RANDOM, "key")
+    split, _ = checked_module.reference(api, RANDOM, "split")
+    needs = " (needs " + ", ".join(f'"{statement}"' for statement in imports) + ")" if imports else ""
     reporting.error_with_notes(api, arg, KEY_CODE, NOT_A_KEY.format(callee=callee, value=value),
-                               [MAKE_A_KEY.format(seed=seed or "0")])
+                               [MAKE_A_KEY.format(key=key, split=split, seed=seed or "0", needs=needs)])
 
 
-def report_seed(api: CheckerPluginInterface, arg: Expression, callee: str, value: str) -> None:
-    """A float seed, with the integer one."""
-    reporting.error_with_notes(api, arg, KEY_CODE, NOT_AN_INTEGER.format(callee=callee, value=value),
-                               [PASS_AN_INTEGER.format(callee=callee, seed=source(arg) or "seed")])
+def report_seed(api: CheckerPluginInterface, call: CallExpr, arg: Expression, callee: str, value: str) -> None:
+    """A float seed, with the call given ``int(seed)`` (the rest of it as written); for a
+    complex seed, which ``int`` refuses, the general advice."""
+    as_int = CallExpr(NameExpr("int"), [arg], [ARG_POS], [None])  # printed only, never checked
+    arguments = arguments_source(call.arg_kinds, call.arg_names, [as_int if each is arg else each for each in call.args])
+    advice = PASS_AN_INTEGER.format(call=f"{callee}({', '.join(arguments)})") if arguments and "complex" not in value else INTEGER_SEED
+    reporting.error_with_notes(api, arg, KEY_CODE, NOT_AN_INTEGER.format(callee=callee, value=value), [advice])
 
 
 def report_dtype(api: CheckerPluginInterface, arg: Expression, callee: str, function: str, dtype: str) -> None:
