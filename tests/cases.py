@@ -35,6 +35,14 @@ class Rule:
 CONCRETIZATION = re.compile(r"Abstract tracer value encountered where concrete value is expected")
 NON_HASHABLE = re.compile(r"^Non-hashable static arguments are not supported")
 
+
+def by_exception(before: str, messages: dict[tuple[str, str], re.Pattern[str]]) -> list[Rule]:
+    """One entry per (code, exception): an error under ``code`` that ends ``<before>JAX raises
+    <exception>``, and the pattern of JAX's message."""
+    return [Rule(code, re.compile(rf"^main:(\d+): error: .*{before}JAX raises {exception}  \[{code}\]$"), exception, message)
+            for (code, exception), message in messages.items()]
+
+
 RULES = [
     Rule(
         "jax-to-device-stream",
@@ -48,10 +56,7 @@ RULES = [
         "TypeError",
         re.compile(r"JAX arrays are\s+immutable"),
     ),
-] + [
-    Rule(code, re.compile(rf"^main:(\d+): error: .* under jax\.(?:jit|vmap); JAX raises {exception}  \[{code}\]$"),
-         exception, message)
-    for (code, exception), message in {
+] + by_exception(r" under jax\.(?:jit|vmap); ", {
         ("jax-traced-value", "TracerBoolConversionError"): re.compile(r"^Attempted boolean conversion of traced array"),
         ("jax-traced-value", "ConcretizationTypeError"): CONCRETIZATION,
         ("jax-traced-value", "TracerIntegerConversionError"): re.compile(r"^The __index__\(\) method was called on traced array"),
@@ -59,10 +64,7 @@ RULES = [
             re.compile(r"^The numpy\.ndarray conversion method __array__\(\) was called on traced array"),
         ("jax-traced-shape", "NonConcreteBooleanIndexError"): re.compile(r"^Array boolean indices must be concrete"),
         ("jax-traced-shape", "ConcretizationTypeError"): CONCRETIZATION,
-    }.items()
-] + [
-    Rule(code, re.compile(rf"^main:(\d+): error: .*; JAX raises {exception}  \[{code}\]$"), exception, message)
-    for (code, exception), message in {
+}) + by_exception("; ", {
         ("jax-unsupported-argument", "TypeError"): re.compile(
             # clip's removed keywords; interpolation, removed by the function (0.8) or refused by
             # jax.jit (0.9 on); kind
@@ -83,8 +85,7 @@ RULES = [
         ("jax-prng-key", "TypeError"): re.compile(r"^JAX encountered invalid PRNG key data|^PRNG key seed must be an integer"),
         ("jax-random-dtype", "ValueError"): re.compile(r"^dtype argument to `\w+` must be an? [\w ]+ dtype|^Invalid integer data type"),
         ("jax-random-dtype", "TypeError"): re.compile(r"^randint only accepts integer dtypes"),
-    }.items()
-] + [
+}) + [
     Rule(
         "jax-jit-declaration",
         re.compile(r'^main:(\d+): error: (?:static|donate)_arg(?:names|nums).* jax\.jit raises ValueError  \[jax-jit-declaration\]$'),
