@@ -14,6 +14,7 @@ from mypy.nodes import ARG_STAR, ARG_STAR2, CallExpr, Expression
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import AnyType, Instance, LiteralType, NoneType, Type, UninhabitedType
 
+from mypy_plugin.lib import fullnames
 from mypy_plugin.lib.types import members
 
 HookContext = Union[FunctionContext, MethodContext]
@@ -69,6 +70,6 @@ def never_none(typ: Type) -> bool:
     for member in members(typ):
         if isinstance(member, (AnyType, NoneType, UninhabitedType)):
             return False
-        if isinstance(member, Instance) and member.type.fullname == "builtins.object":
+        if isinstance(member, Instance) and member.type.fullname == fullnames.OBJECT:
             return False
     return True
