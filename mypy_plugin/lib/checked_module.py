@@ -13,6 +13,7 @@ from mypy.nodes import (
     ClassDef,
     Context,
     Decorator,
+    ExpressionStmt,
     ForStmt,
     FuncDef,
     IfStmt,
@@ -105,6 +106,22 @@ def enclosing_statements(api: CheckerPluginInterface, node: Context) -> list[Sta
         found.append(holding[-1])
         candidates = [s for block in (*compound_blocks(found[-1]), *definition_blocks(found[-1])) for s in block.body]
     return found
+
+
+def value_discarded(api: CheckerPluginInterface, node: Context) -> bool:
+    """Whether ``node`` is the whole expression of an expression statement (``x.sort()`` as a
+    statement of its own), so that its value is thrown away. Decided by identity, which holds
+    because the tree's nodes are the ones the checker visits (``mypy_internals.module_tree``);
+    every statement on the node's line is looked at (``x.sort(); y = 1``). False when the tree
+    cannot be read or no statement holds that very node: a report that needs it is not made."""
+    tree = mypy_internals.module_tree(api)
+    candidates = tree.defs if tree is not None else []
+    while candidates:
+        holding = [s for s in candidates if s.line <= node.line <= (s.end_line or s.line)]
+        if any(isinstance(s, ExpressionStmt) and s.expr is node for s in holding):
+            return True
+        candidates = [s for h in holding for block in (*compound_blocks(h), *definition_blocks(h)) for s in block.body]
+    return False
 
 
 def decorated_by(api: CheckerPluginInterface, call: Context) -> Decorator | None:

@@ -27,11 +27,11 @@ from collections.abc import Callable, Mapping
 from typing import Final
 
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import ARG_POS, CallExpr, Context, Expression, ExpressionStmt, MemberExpr, RefExpr
+from mypy.nodes import ARG_POS, CallExpr, Context, Expression
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import Type
 
-from mypy_plugin.lib import checked_module, fullnames, places, release, reporting
+from mypy_plugin.lib import checked_module, fullnames, inplace, places, release, reporting
 from mypy_plugin.lib.arguments import HookContext, given, known_values, never_none
 from mypy_plugin.lib.release import Release
 from mypy_plugin.lib.rule import Rule
@@ -55,8 +55,6 @@ FUNCTION_CODE: Final = ErrorCode(
 
 NUMPY: Final = fullnames.JAX_NUMPY + "."
 ARRAY_METHOD: Final = fullnames.ARRAY + "."
-UFUNC_AT: Final = (NUMPY + "ufunc.at", NUMPY + "BinaryUfunc.at")
-"""``jnp.add.at(...)``: ``add`` is a ``ufunc`` (a ``BinaryUfunc`` in the stubs from 0.7)."""
 
 REMOVED: Final = '"{callee}" no longer accepts {parameters} (since JAX {release}); JAX raises {exception}'
 UNSUPPORTED: Final = '"{callee}" does not support {argument}; JAX raises {exception}'
@@ -87,13 +85,6 @@ USE_AT: Final = 'Or write the update with ".at[]"'
 READ_WITH_NUMPY: Final = 'Read with NumPy and convert: "jnp.asarray(np.{function}(...))"'
 MAKE_ARRAYS: Final = 'Make arrays with "jnp.zeros(shape)", "jnp.empty(shape)" or "jnp.asarray(data)"; "jnp.ndarray" is "jax.Array", for annotations and isinstance'
 
-EVERY_UFUNC_AT: Final = (0, 6, 2)
-UFUNC_AT_SINCE: Final = {
-    **dict.fromkeys(("add", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and", "logical_or", "logical_xor"), (0, 4, 32)),
-    "subtract": (0, 4, 35), "logaddexp": (0, 4, 36), "logaddexp2": (0, 4, 36), "maximum": (0, 6, 2), "minimum": (0, 6, 2),
-}
-"""The first release whose ``jnp.<name>`` has ``at`` (read from the source of each release);
-from 0.6.2 every ufunc the stubs declare has it."""
 AT_METHODS: Final = {"add": "add", "subtract": "subtract", "multiply": "multiply", "minimum": "min", "maximum": "max"}
 """The ufuncs whose ``ufunc.at`` has an ``.at[]`` method of the same effect."""
 
@@ -214,15 +205,14 @@ def by_function(rejected: tuple[tuple[tuple[str, ...], Unsupported], ...]) -> di
 UNSUPPORTED_ARGUMENTS: Final[Mapping[str, tuple[Unsupported, ...]]] = by_function(REJECTED)
 """By full name: the checks of its parameters."""
 
-INPLACE: Final = "inplace"
 INPLACE_FUNCTIONS: Final[Mapping[str, str]] = {
     NUMPY + "put": "ValueError",
     NUMPY + "place": "ValueError",
     NUMPY + "put_along_axis": "ValueError",
     NUMPY + "fill_diagonal": "NotImplementedError",
-    **{name: "NotImplementedError" for name in UFUNC_AT},
+    **{name: "NotImplementedError" for name in inplace.UFUNC_AT},
 }
-"""The functions that raise unless ``inplace=False``, and the exception."""
+"""The functions that raise unless ``inplace=False`` (``lib/inplace.py``), and the exception."""
 
 UNSUPPORTED_FUNCTIONS: Final[Mapping[str, tuple[str, str, tuple[str, ...]]]] = {
     NUMPY + "fromfile": (NEVER_RUNS, "NotImplementedError", (READ_WITH_NUMPY.format(function="fromfile"),)),
@@ -250,11 +240,11 @@ def check_call(fullname: str) -> Callable[[HookContext], Type]:
     """The hook for one full name: its parameters of ``UNSUPPORTED_ARGUMENTS`` that the stubs'
     release rejects, its ``inplace`` default, or the call itself."""
     checks = tuple(check for check in UNSUPPORTED_ARGUMENTS.get(fullname, ()) if check.applies)
-    inplace = fullname in INPLACE_FUNCTIONS
+    in_place = fullname in INPLACE_FUNCTIONS
     never_runs = fullname in UNSUPPORTED_FUNCTIONS
 
     def hook(ctx: HookContext) -> Type:
-        if not isinstance(ctx.context, CallExpr) or (fullname in UFUNC_AT and not ufunc_has_at(ctx.context)):
+        if not isinstance(ctx.context, CallExpr) or (fullname in inplace.UFUNC_AT and not inplace.ufunc_has_at(ctx.context)):
             return ctx.default_return_type
         callee = callee_of(ctx.context, fullname)
         if never_runs:
@@ -274,7 +264,7 @@ def check_call(fullname: str) -> Callable[[HookContext], Type]:
                     report_argument(ctx.api, arg, callee, check, typ)
         if removed:
             report_removed(ctx.api, removed, callee)
-        inplace_given = given(ctx, INPLACE) if inplace else None
+        inplace_given = given(ctx, inplace.PARAMETER) if in_place else None
         if inplace_given is not None and (inplace_given.absent or all(IS_TRUE(typ) for typ in inplace_given.types)):
             rewritable = not reported and all(name is None or name in ctx.callee_arg_names for name in ctx.context.arg_names)
             report_inplace(ctx, callee, fullname, inplace_given.args if rewritable else None)
@@ -282,22 +272,6 @@ def check_call(fullname: str) -> Callable[[HookContext], Type]:
 
     return hook
 
-
-def ufunc_name(call: CallExpr) -> str | None:
-    """``add`` for ``jnp.add.at(...)``, ``add.at(...)`` of ``from jax.numpy import add``: the
-    ufunc's own name, read from what the name refers to (not ``op`` of ``op = jnp.add``)."""
-    ufunc = call.callee.expr if isinstance(call.callee, MemberExpr) else None
-    if isinstance(ufunc, RefExpr) and ufunc.fullname and ufunc.fullname.startswith(NUMPY):
-        return ufunc.fullname[len(NUMPY):]
-    return None
-
-
-def ufunc_has_at(call: CallExpr) -> bool:
-    """Whether the ufunc of ``jnp.<name>.at(...)`` has ``at`` in the stubs' release: before
-    0.6.2 some do not (the call raises AttributeError instead), so a ufunc not named is
-    undecided there."""
-    since = UFUNC_AT_SINCE.get(ufunc_name(call) or "", EVERY_UFUNC_AT)
-    return release.at_least(since)
 
 
 def report_argument(api: CheckerPluginInterface, context: Context, callee: str, check: Unsupported, typ: Type) -> None:
@@ -333,15 +307,14 @@ def inplace_advice(ctx: HookContext, callee: str, fullname: str, inplace_args: l
     fixed = f"{callee}({', '.join([*arguments, 'inplace=False'])})"
     first_is_array = ctx.args and ctx.callee_arg_names[0] != "self" and len(ctx.args[0]) == 1 and ctx.arg_kinds[0][0] == ARG_POS
     array = ctx.args[0][0] if first_is_array else None
-    statement = checked_module.statement_at(ctx.api, call)
-    alone = isinstance(statement, ExpressionStmt) and statement.expr is call
+    alone = checked_module.value_discarded(ctx.api, call)
     put = places.put_back(ctx.api, array, fixed, ctx.default_return_type) if alone and array is not None else None
     if put is None:
         return [PASS_INPLACE_FALSE_AS.format(call=fixed)]
     advice = [places.rewrite_note(PASS_INPLACE_FALSE, put)]
-    method = AT_METHODS.get(ufunc_name(call) or "")
+    method = AT_METHODS.get(inplace.ufunc_name(call) or "")
     positional = [text for (kind, _, _), text in zip(kept, arguments) if kind == ARG_POS]
-    if fullname in UFUNC_AT and array is not None and method is not None and len(positional) == len(kept) == 3:
+    if fullname in inplace.UFUNC_AT and array is not None and method is not None and len(positional) == len(kept) == 3:
         array_text, indices, values = positional
         at_put = places.put_back(ctx.api, array, f"{array_text}.at[{indices}].{method}({values})", ctx.default_return_type)
         if at_put is not None:
@@ -362,7 +335,7 @@ def report_function(api: CheckerPluginInterface, call: CallExpr, callee: str, fu
 
 
 CHECKED: Final = {*UNSUPPORTED_ARGUMENTS, *INPLACE_FUNCTIONS, *UNSUPPORTED_FUNCTIONS}
-METHODS: Final = {name for name in CHECKED if name.startswith(ARRAY_METHOD) or name in UFUNC_AT}
+METHODS: Final = {name for name in CHECKED if name.startswith(ARRAY_METHOD) or name in inplace.UFUNC_AT}
 """The full names that are methods (``Array.take``, ``ufunc.at``), hooked as methods of that
 one class: a subclass of ``jax.Array`` that inherits them is not followed."""
 

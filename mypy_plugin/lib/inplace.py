@@ -1,0 +1,48 @@
+"""JAX's versions of the NumPy functions that update their array in place.
+
+NumPy's ``np.put``, ``place``, ``put_along_axis``, ``fill_diagonal`` and ``ufunc.at`` change
+the array they are given. JAX arrays are immutable: JAX's functions of those names take
+``inplace``, raise unless it is False, and then return the updated copy. Two rules meet them:
+``jax-inplace-default`` (``inplace`` not False: JAX raises) and ``jax-discarded-update``
+(``inplace=False`` in a statement that throws the copy away).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.nodes import CallExpr, MemberExpr, RefExpr
+
+from mypy_plugin.lib import fullnames, release
+from mypy_plugin.lib.release import Release
+
+NUMPY: Final = fullnames.JAX_NUMPY + "."
+PARAMETER: Final = "inplace"
+FUNCTIONS: Final = tuple(NUMPY + name for name in ("put", "place", "put_along_axis", "fill_diagonal"))
+UFUNC_AT: Final = (NUMPY + "ufunc.at", NUMPY + "BinaryUfunc.at")
+"""``jnp.add.at(...)``: ``add`` is a ``ufunc`` (a ``BinaryUfunc`` in the stubs from 0.7)."""
+
+EVERY_UFUNC_AT: Final = (0, 6, 2)
+UFUNC_AT_SINCE: Final = {
+    **dict.fromkeys(("add", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and", "logical_or", "logical_xor"), (0, 4, 32)),
+    "subtract": (0, 4, 35), "logaddexp": (0, 4, 36), "logaddexp2": (0, 4, 36), "maximum": (0, 6, 2), "minimum": (0, 6, 2),
+}
+"""The first release whose ``jnp.<name>`` has ``at`` (read from the source of each release);
+from 0.6.2 every ufunc the stubs declare has it."""
+
+
+def ufunc_name(call: CallExpr) -> str | None:
+    """``add`` for ``jnp.add.at(...)``, ``add.at(...)`` of ``from jax.numpy import add``: the
+    ufunc's own name, read from what the name refers to (not ``op`` of ``op = jnp.add``)."""
+    ufunc = call.callee.expr if isinstance(call.callee, MemberExpr) else None
+    if isinstance(ufunc, RefExpr) and ufunc.fullname and ufunc.fullname.startswith(NUMPY):
+        return ufunc.fullname[len(NUMPY):]
+    return None
+
+
+def ufunc_has_at(call: CallExpr) -> bool:
+    """Whether the ufunc of ``jnp.<name>.at(...)`` has ``at`` in the stubs' release: before
+    0.6.2 some do not (the call raises AttributeError instead), so a ufunc not named is
+    undecided there."""
+    since: Release = UFUNC_AT_SINCE.get(ufunc_name(call) or "", EVERY_UFUNC_AT)
+    return release.at_least(since)
