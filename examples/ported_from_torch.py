@@ -1,9 +1,10 @@
 """A data-loading step ported from PyTorch, where passing a stream, writing into a tensor,
-branching on a flag or a mask, handing a compiled function a string, seeding by number and
-NumPy's keywords were normal.
+updating it in place, branching on a flag or a mask, handing a compiled function a string,
+seeding by number and NumPy's keywords were normal.
 
 ``mypy examples/`` (with the package installed) reports each misuse below under its rule's
-code; at run time each raises on the line mypy reports.
+code; at run time each raises on the line mypy reports, except the discarded update, which
+runs and changes nothing.
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ def from_cupy(batch: jax.Array, device: Device, cupy_stream: Any) -> jax.Array:
 def mask_padding(batch: jax.Array, length: int) -> jax.Array:
     # torch: batch[length:] = 0 writes into the tensor; JAX arrays are immutable.
     batch[length:] = 0.0
+    return batch
+
+
+def zero_padding(batch: jax.Array, length: int) -> jax.Array:
+    # torch: batch[length:].zero_() updates in place; JAX's .at[] returns the updated copy.
+    batch.at[length:].set(0.0)
     return batch
 
 

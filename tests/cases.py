@@ -1,13 +1,21 @@
-"""Read the YAML type-check cases, so the runtime-truth test runs exactly what mypy saw."""
+"""Read the YAML type-check cases, so the runtime-truth test runs exactly what mypy saw; find
+the statement a case reports and the array it updates; run a case with probes in it."""
 
 from __future__ import annotations
 
+import ast
+import builtins
 import re
 import runpy
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import jax
+import numpy as np
 import yaml
 
 TYPECHECK = Path(__file__).parent / "typecheck"
@@ -24,8 +32,9 @@ class Rule:
     reported: re.Pattern[str]
     """An "out" line that reports the misuse on line ``group(1)``: the plugin's error or note,
     or the stubs' own error."""
-    exception: str
-    message: re.Pattern[str]
+    exception: str | None
+    """What JAX raises; None for a statement that runs and changes nothing (a discarded update)."""
+    message: re.Pattern[str] | None
     """What JAX's exception says (searched: its wording changes between JAX releases)."""
     raised_by_a_call: bool = False
     """The report is at a declaration that no value passed can satisfy; JAX raises at each
@@ -86,6 +95,12 @@ RULES = [
         ("jax-random-dtype", "ValueError"): re.compile(r"^dtype argument to `\w+` must be an? [\w ]+ dtype|^Invalid integer data type"),
         ("jax-random-dtype", "TypeError"): re.compile(r"^randint only accepts integer dtypes"),
 }) + [
+    Rule(
+        "jax-discarded-update",
+        re.compile(r'^main:(\d+): error: Result of ".*" is discarded; JAX returns an? \w+ copy and leaves .* unchanged  \[jax-discarded-update\]$'),
+        None,
+        None,
+    ),
     Rule(
         "jax-jit-declaration",
         re.compile(r'^main:(\d+): error: (?:static|donate)_arg(?:names|nums).* jax\.jit raises ValueError  \[jax-jit-declaration\]$'),
@@ -240,3 +255,95 @@ def run_snippet(case: Case, folder: Path, main: str | None = None) -> BaseExcept
             if module_file.startswith(str(folder)):
                 del sys.modules[name]
     return None
+
+
+def reported_statement(source: str, line: int) -> ast.stmt:
+    """The statement reported on ``line``: the one there that assigns to an item, or a call as
+    a statement (an in-place function, ``jnp.put(x, ...)``, or a discarded update,
+    ``x.at[i].set(v)``, ``x.sort()``)."""
+    found = [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.stmt) and node_reported(node) and node.lineno == line]
+    assert len(found) == 1, (line, source)
+    return found[0]
+
+
+def node_reported(node: ast.stmt) -> bool:
+    if isinstance(node, (ast.Assign, ast.AugAssign)):
+        return isinstance(assigned_item(node), ast.Subscript)
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+
+
+def assigned_item(statement: ast.Assign | ast.AugAssign) -> ast.expr:
+    target = statement.target if isinstance(statement, ast.AugAssign) else statement.targets[0]
+    return target.elts[0] if isinstance(target, ast.Tuple) else target
+
+
+def updated_by_at(call: ast.Call) -> tuple[ast.expr, ast.expr, str] | None:
+    """``(x, i, method)`` for ``x.at[i].method(...)``; None for another call."""
+    method = call.func
+    if isinstance(method, ast.Attribute) and isinstance(method.value, ast.Subscript):
+        helper = method.value.value
+        if isinstance(helper, ast.Attribute) and helper.attr == "at":
+            return helper.value, method.value.slice, method.attr
+    return None
+
+
+def assigned_array(statement: ast.stmt) -> ast.expr:
+    """The array a statement changes, or means to: the array of an item assignment, of
+    ``x.at[i].set(v)``, of ``x.sort()``, or the one an in-place function is given first."""
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+        call = statement.value
+        at = updated_by_at(call)
+        if at is not None:
+            return at[0]
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "sort":
+            return call.func.value
+        return call.args[0]
+    assert isinstance(statement, (ast.Assign, ast.AugAssign))
+    item = assigned_item(statement)
+    assert isinstance(item, ast.Subscript)
+    return item.value
+
+
+def in_place_of_statement(source: str, line: int, code: str) -> str:
+    """``source`` with the statement on ``line`` replaced by ``code`` (other statements on that
+    line, such as a ``global`` declaration before it, stay)."""
+    statement = reported_statement(source, line)
+    assert statement.end_lineno == line, "a reported statement on one line"
+    lines = source.splitlines(keepends=True)
+    text = lines[line - 1]
+    lines[line - 1] = text[: statement.col_offset] + code + text[statement.end_col_offset:]
+    return "".join(lines)
+
+
+KEEP, SNAPSHOT = "jax_stubs_keep", "jax_stubs_snapshot"
+"""The probes a rewritten case calls: keep an object; snapshot a value (or the last kept)."""
+
+
+def concrete(value: Any) -> Any:
+    """A NumPy copy of ``value``; None for a traced value (under ``jax.jit`` or ``jax.vmap``)."""
+    if isinstance(value, jax.core.Tracer):
+        return None
+    return np.array(value)
+
+
+class Probed:
+    """What the probes saw while a case ran: the objects kept, the snapshots taken."""
+
+    def __init__(self) -> None:
+        self.kept: list[Any] = []
+        self.snapshots: list[Any] = []
+
+
+@contextmanager
+def probes() -> Iterator[Probed]:
+    """``jax_stubs_keep(x)`` and ``jax_stubs_snapshot(x=kept)`` as builtins while the block
+    runs; the snapshots are NumPy copies, None for traced values."""
+    probed = Probed()
+    setattr(builtins, KEEP, probed.kept.append)
+    setattr(builtins, SNAPSHOT,
+            lambda value=None: probed.snapshots.append(concrete(probed.kept[-1] if value is None else value)))
+    try:
+        yield probed
+    finally:
+        delattr(builtins, KEEP)
+        delattr(builtins, SNAPSHOT)

@@ -246,3 +246,42 @@ def test_incremental_run_follows_the_static_parameters_of_a_jitted_function(tmp_
     assert "main.py" + A_STR in runs[1].stdout
     (tmp_path / "steps.py").write_text(STEP)
     assert run_mypy(tmp_path, "main.py", "steps.py").returncode == 0
+
+
+DISCARDS = "import jax.numpy as jnp\n\nx = jnp.arange(3.0)\nx.at[0].set(1.0)\n"
+SORTS = ("import jax\nfrom PKG.arrays import make\n\ndef ranked() -> None:\n"
+         "    x = make()\n    x.sort()\n    print(x)\n")
+ARRAYS = "import jax\nimport jax.numpy as jnp\n\ndef make() -> jax.Array:\n    return jnp.array([2.0, 1.0])\n"
+
+
+def test_daemon_follows_edits_of_a_discarded_update(package: Package, dmypy: Run) -> None:
+    follows_edits(package, dmypy, [
+        (DISCARDS, 'MAIN:4: error: Result of "x.at[0].set" is discarded'),
+        (DISCARDS.replace("x.at[0]", "x = x.at[0]"), None),
+        (DISCARDS.replace("x.at[0].set(1.0)", "x.sort()"), 'MAIN:4: note: Assign the sorted copy: "x = x.sort()"'),
+    ])
+
+
+def test_daemon_follows_a_discarded_sort_whose_array_changes_library(package: Package, dmypy: Run) -> None:
+    """Another module decides whether ``x.sort()`` sorts in place (NumPy) or returns a copy
+    (JAX): the daemon checks the function again after each edit there, and the report follows."""
+    arrays = package.write("arrays", ARRAYS)
+    main = package.write("main", SORTS)
+    first = dmypy(main, arrays)
+    assert first.returncode == 1 and f'{main}:6: error: Result of "x.sort" is discarded' in first.stdout, first.stdout
+    package.write("arrays", "import numpy as np\n\ndef make() -> np.ndarray:\n    return np.array([2.0, 1.0])\n")
+    numpy_sorts = dmypy(main, arrays)
+    assert numpy_sorts.returncode == 0, numpy_sorts.stdout
+    package.write("arrays", ARRAYS)
+    again = dmypy(main, arrays)
+    assert again.returncode == 1 and f"{main}:6:" in again.stdout, again.stdout
+
+
+def test_incremental_run_follows_a_discarded_update(tmp_path: Path) -> None:
+    """A warm run reports as a cold one does; after an edit the report follows the code."""
+    (tmp_path / "main.py").write_text(DISCARDS)
+    runs = [run_mypy(tmp_path, "main.py") for _ in range(2)]
+    assert [r.returncode for r in runs] == [1, 1] and runs[0].stdout == runs[1].stdout, runs[1].stdout
+    assert "[jax-discarded-update]" in runs[1].stdout
+    (tmp_path / "main.py").write_text(DISCARDS.replace("x.at[0]", "x = x.at[0]"))
+    assert run_mypy(tmp_path, "main.py").returncode == 0

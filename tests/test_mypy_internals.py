@@ -29,7 +29,7 @@ PROBE = '''\
 import json, os
 from mypy.errorcodes import ErrorCode
 from mypy.plugin import Plugin
-from mypy_plugin.lib import mypy_internals
+from mypy_plugin.lib import checked_module, mypy_internals
 
 CODE = ErrorCode("probe", "probe", "probe")
 FOUND = {}
@@ -47,6 +47,7 @@ def probe(ctx):
                 api.fail("past the watcher", ctx.context, code=CODE)
     FOUND[f"{api.path}:{ctx.context.line}"] = {
         "TypeChecker.tree": tree.fullname if tree is not None else None,
+        "TypeChecker.tree nodes": checked_module.value_discarded(api, ctx.context),
         "Errors.get_watchers": mypy_internals.error_watchers(api) is not None,
         "MessageBuilder.prefer_simple_messages": mypy_internals.prefer_simple_messages(api),
         "MessageBuilder.note(parent_error=)": mypy_internals.note(api, "tied", ctx.context, CODE, error),
@@ -79,7 +80,7 @@ class Layer:
     b: int = dataclasses.field(init=False, default=0)
 
 
-def probe(layer: Layer) -> None: ...
+def probe(layer: Layer) -> int: ...
 
 
 def inside() -> None:
@@ -87,13 +88,15 @@ def inside() -> None:
 
 
 probe(Layer(2))
+kept = probe(Layer(3))
 """
 
 
 @pytest.fixture(scope="module")
 def probed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     """What the probe read, by module and line: ``shown.py`` and ``hidden.py`` (errors ignored),
-    in a function (line 14) and at the top level (line 17; 18 in hidden.py, under its comment)."""
+    in a function (line 14) and at the top level (line 17; 18 in hidden.py, under its comment),
+    each a statement of its own, and assigned (line 18)."""
     folder = tmp_path_factory.mktemp("internals")
     (folder / "probe_plugin.py").write_text(PROBE)
     (folder / "shown.py").write_text(TARGET)
@@ -103,7 +106,7 @@ def probed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]
                       extra="plugins = probe_plugin.py", env={**os.environ, "PROBE_OUT": str(out)})
     assert out.exists(), result.stdout + result.stderr
     found: dict[str, dict[str, Any]] = json.loads(out.read_text())
-    assert {"hidden.py:18", "shown.py:14", "shown.py:17"} <= set(found), found
+    assert {"hidden.py:18", "shown.py:14", "shown.py:17", "shown.py:18"} <= set(found), found
     assert "shown.py:14: note: tied" in result.stdout, result.stdout
     assert "shown.py:17: error: past the watcher" in result.stdout, result.stdout
     assert "hidden.py" not in result.stdout, result.stdout
@@ -112,6 +115,14 @@ def probed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]
 
 def test_module_tree(probed: dict[str, dict[str, Any]]) -> None:
     assert probed["shown.py:14"]["TypeChecker.tree"] == "shown"
+
+
+def test_module_tree_holds_the_nodes_the_checker_visits(probed: dict[str, dict[str, Any]]) -> None:
+    """A call a hook is given is the very node of its statement in the tree (how
+    ``jax-discarded-update`` tells a statement from a value that is used)."""
+    assert probed["shown.py:14"]["TypeChecker.tree nodes"] is True
+    assert probed["shown.py:17"]["TypeChecker.tree nodes"] is True
+    assert probed["shown.py:18"]["TypeChecker.tree nodes"] is False
 
 
 def test_error_watchers(probed: dict[str, dict[str, Any]]) -> None:

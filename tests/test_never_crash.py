@@ -155,6 +155,8 @@ CALLS = [
     "jnp.fromiter({s}), jnp.ndarray({s}), jax.Array(*args), jnp.quantile({r}, 0.5, method={s})",
     "jax.random.normal({s}, ({r},), dtype={s}), jax.random.split({r}, {s}), jax.random.key({s})",
     "jax.random.PRNGKey(**kwargs), jax.random.randint({r}, (3,), 0, {s}, dtype=jnp.float32)",
+    "{r}.sort(); {r}.at[{s}].apply({s}); ({r}.at[0]).max(*args); {r}.at[{s}].get()",
+    "jnp.add.at({r}, {s}, 1.0, inplace=False); jnp.place({r}, {r} > 0, {s}, inplace={s}); jnp.put(**kwargs)",
 ]
 SURROUNDINGS = [
     "{c}",

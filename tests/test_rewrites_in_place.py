@@ -5,29 +5,33 @@ mypy checks every YAML case (``tests/typecheck``) once, and each rewrite its not
 imports the note says it needs on the same line. Then:
 
 1. mypy with the plugin reports nothing on that line (every rewritten case in one run);
-2. where the reported line is a real misuse (it raises under JAX), the rewritten case runs, and
-   the updated array, read where the note says it is (``then use "t_updated" for "t"``), equals
-   what NumPy's in-place statement leaves in that place: the original case run with
-   ``jax.numpy`` replaced by NumPy, the target read right after the statement.
+2. where the reported line is a real misuse (it raises under JAX, or runs and throws its
+   update away), the rewritten case runs, and the updated array, read where the note says it is
+   (``then use "t_updated" for "t"``), equals what NumPy's in-place statement leaves in that
+   place: the original case run with ``jax.numpy`` replaced by NumPy, the target read right
+   after the statement. For a discarded update, NumPy's in-place statement is the one the JAX
+   call stands for (``numpy_in_place``), and it must change the array: otherwise nothing was
+   lost.
 """
 
 from __future__ import annotations
 
 import ast
-import builtins
 import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import jax
 import numpy as np
 import pytest
 
-from cases import RULES, Case, load_cases, run_snippet
+from cases import (
+    KEEP, RULES, SNAPSHOT, Case, assigned_array, in_place_of_statement, load_cases, probes, reported_statement, run_snippet,
+    updated_by_at,
+)
 from mypy_runs import run_mypy
 
 CASES = load_cases()
@@ -35,19 +39,21 @@ NOTE = re.compile(
     r'^(?P<module>case_\d+)\.py:(?P<line>\d+): note: '
     r'(?:Use "\.at\[\]", which returns an updated copy(?:; .*, so keep it under a new name)?: '
     r'|Under jax\.jit a boolean mask cannot index; for a scalar value write '
-    r'|(?:Pass "inplace=False" and use the array it returns|Or write the update with "\.at\[\]")'
+    r'|(?:Pass "inplace=False" and use the array it returns|Or write the update with "\.at\[\]"'
+    r'|Assign the (?:updated|sorted) copy)'
     r'(?:; .*, so keep it under a new name)?: )'
     r'"(?P<statement>.*?)"(?:, then use "(?P<new>[^"]+)" for "(?P<old>[^"]+)")?(?: \(needs (?P<imports>.*)\))?$',
     re.MULTILINE,
 )
 ERROR = re.compile(r"^(?P<module>case_\d+_\d+)\.py:(?P<line>\d+): error: (?P<message>.*)$", re.MULTILINE)
-KEEP, SNAPSHOT = "jax_stubs_keep", "jax_stubs_snapshot"
 NO_NUMPY_RUN = {
     "test_item_assignment::item_assignment_inside_jit": "under jax.jit the function receives tracers, not NumPy arrays",
     "test_item_assignment::item_assignment_inside_vmap": "under jax.vmap the function receives tracers, not NumPy arrays",
     "test_rewrite_places::rewrite_of_a_mask_without_jax_numpy_imported": "its array comes from jax.random",
     "test_jit_boundary::typed_result_item_assignment": "its array comes out of a jitted function, a JAX array",
     "test_numpy_arguments::place_inplace_true": "NumPy's place has no inplace parameter",
+    "test_discarded_update::discarded_update_inside_jit": "under jax.jit the function receives tracers, not NumPy arrays",
+    "test_discarded_update::discarded_update_inside_vmap": "under jax.vmap the function receives tracers, not NumPy arrays",
 }
 """Cases whose original statement cannot run on NumPy arrays: their rewrite runs, uncompared."""
 
@@ -86,50 +92,44 @@ class Rewrite:
         code = "; ".join([*self.imports, self.statement] + ([f"{SNAPSHOT}({self.updated})"] if probe else []))
         return in_place_of_statement(self.case.main, self.line, code)
 
+    @property
+    def discards(self) -> bool:
+        """Whether the reported statement runs and throws its update away."""
+        return any(line == self.line and rule.exception is None for line, rule in self.case.misuses)
+
     def numpy_original(self) -> str:
-        """The case as written, taking a snapshot of the target right after the statement."""
+        """The case as written (for a discarded update, the NumPy statement it stands for),
+        taking snapshots of the target right before and right after the statement."""
         statement = reported_statement(self.case.main, self.line)
-        original = ast.get_source_segment(self.case.main, statement) or ""
-        return in_place_of_statement(self.case.main, self.line, f"{KEEP}({self.target}); {original}; {SNAPSHOT}()")
+        original = numpy_in_place(statement) if self.discards else ast.get_source_segment(self.case.main, statement) or ""
+        return in_place_of_statement(
+            self.case.main, self.line, f"{KEEP}({self.target}); {SNAPSHOT}(); {original}; {SNAPSHOT}()")
 
 
-def reported_statement(source: str, line: int) -> ast.stmt:
-    """The statement reported on ``line``: the one there that assigns to an item, or a call of an
-    in-place function (``jnp.put(x, ...)``) as a statement."""
-    found = [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.stmt) and node_reported(node) and node.lineno == line]
-    assert len(found) == 1, (line, source)
-    return found[0]
+NUMPY = "__import__('numpy')"
+UFUNCS = {"add": "add", "subtract": "subtract", "mul": "multiply", "multiply": "multiply", "divide": "divide",
+          "power": "power", "min": "minimum", "max": "maximum"}
+"""The NumPy ufunc whose ``at`` does in place what each ``.at[]`` method returns."""
 
 
-def node_reported(node: ast.stmt) -> bool:
-    if isinstance(node, (ast.Assign, ast.AugAssign)):
-        return isinstance(assigned_item(node), ast.Subscript)
-    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and bool(node.value.args)
-
-
-def assigned_item(statement: ast.Assign | ast.AugAssign) -> ast.expr:
-    target = statement.target if isinstance(statement, ast.AugAssign) else statement.targets[0]
-    return target.elts[0] if isinstance(target, ast.Tuple) else target
-
-
-def assigned_array(statement: ast.stmt) -> ast.expr:
-    """The array an item assignment changes, or the one an in-place call is given first."""
-    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
-        return statement.value.args[0]
-    assert isinstance(statement, (ast.Assign, ast.AugAssign))
-    item = assigned_item(statement)
-    assert isinstance(item, ast.Subscript)
-    return item.value
-
-
-def in_place_of_statement(source: str, line: int, code: str) -> str:
-    """``source`` with the statement on ``line`` replaced by ``code`` (other statements on that
-    line, such as a ``global`` declaration before it, stay)."""
-    statement = reported_statement(source, line)
-    lines = source.splitlines(keepends=True)
-    text = lines[line - 1]
-    lines[line - 1] = text[: statement.col_offset] + code + text[statement.end_col_offset:]
-    return "".join(lines)
+def numpy_in_place(statement: ast.stmt) -> str:
+    """NumPy's in-place statement for a discarded JAX update: ``x[i] = v`` for
+    ``x.at[i].set(v)``, ``np.add.at(x, np.s_[i], v)`` for ``x.at[i].add(v)`` (repeated indices
+    accumulate, as in JAX), ``x[i] = f(x[i])`` for ``.apply(f)``; ``x.sort()`` and the in-place
+    functions as written, less ``inplace=``."""
+    assert isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
+    call = statement.value
+    at = updated_by_at(call)
+    if at is None:
+        kept = [keyword for keyword in call.keywords if keyword.arg != "inplace"]
+        return ast.unparse(ast.Call(call.func, call.args, kept))
+    array, index, method = (ast.unparse(part) if isinstance(part, ast.AST) else part for part in at)
+    [value] = [ast.unparse(argument) for argument in call.args]
+    if method == "set":
+        return f"{array}[{index}] = {value}"
+    if method == "apply":
+        return f"{array}[{index}] = ({value})({array}[{index}])"
+    return f"{NUMPY}.{UFUNCS[method]}.at({array}, {NUMPY}.s_[{index}], {value})"
 
 
 def groups() -> dict[str, list[int]]:
@@ -211,30 +211,9 @@ def numpy_for_jax_numpy() -> Iterator[None]:
         sys.modules["jax.numpy"], jax.numpy = saved
 
 
-def concrete(value: Any) -> Any:
-    """A NumPy copy of ``value``; None for a traced value (under ``jax.jit`` or ``jax.vmap``)."""
-    if isinstance(value, jax.core.Tracer):
-        return None
-    return np.array(value)
-
-
-@contextmanager
-def probes() -> Iterator[list[Any]]:
-    """``jax_stubs_keep(x)`` and ``jax_stubs_snapshot(x=kept)`` as builtins; the snapshots
-    (NumPy copies, None for traced values) are yielded."""
-    kept: list[Any] = []
-    snapshots: list[Any] = []
-    setattr(builtins, KEEP, kept.append)
-    setattr(builtins, SNAPSHOT, lambda value=None: snapshots.append(concrete(kept[-1] if value is None else value)))
-    try:
-        yield snapshots
-    finally:
-        delattr(builtins, KEEP)
-        delattr(builtins, SNAPSHOT)
-
-
 def real_misuse(rewrite: Rewrite) -> bool:
-    """Whether the reported line is a misuse that raises under JAX (not a Pallas ref)."""
+    """Whether the reported line is a misuse under JAX: it raises, or runs and throws its
+    update away (not a Pallas ref)."""
     return any(line == rewrite.line and rewrite.case.runtime in (None, rule.exception)
                for line, rule in rewrite.case.misuses)
 
@@ -246,22 +225,27 @@ def test_every_rewrite_runs_as_numpy_does(rewrites: list[Rewrite], tmp_path: Pat
             continue
         folder = tmp_path / f"case_{index}"
         folder.mkdir()
-        with probes() as after_rewrite:
+        with probes() as rewritten:
             error = run_snippet(rewrite.case, folder, rewrite.written(probe=True))
-        if error is not None or not after_rewrite:
+        if error is not None or not rewritten.snapshots:
             failures.append(f"{rewrite.name}: raised {error!r}")
             continue
-        with numpy_for_jax_numpy(), probes() as after_numpy:
+        with numpy_for_jax_numpy(), probes() as on_numpy:
             run_snippet(rewrite.case, folder, rewrite.numpy_original())
-        if not after_numpy or after_rewrite[0] is None:
+        after_rewrite = rewritten.snapshots[0]
+        if len(on_numpy.snapshots) < 2 or after_rewrite is None:
             if rewrite.case.name.split("[")[0] not in NO_NUMPY_RUN:
                 failures.append(f"{rewrite.name}: the original did not run on NumPy arrays")
             continue
-        if after_rewrite[0].shape != after_numpy[0].shape or not np.allclose(after_rewrite[0], after_numpy[0]):
-            failures.append(f"{rewrite.name}: {after_rewrite[0]} after the rewrite, {after_numpy[0]} with NumPy")
+        before, after_numpy = on_numpy.snapshots[:2]
+        if after_rewrite.shape != after_numpy.shape or not np.allclose(after_rewrite, after_numpy):
+            failures.append(f"{rewrite.name}: {after_rewrite} after the rewrite, {after_numpy} with NumPy")
+        if rewrite.discards and before.shape == after_numpy.shape and np.allclose(before, after_numpy):
+            failures.append(f"{rewrite.name}: NumPy's in-place statement leaves {before} as it was: no update is lost")
         compared.add(rewrite.case.name)
     assert not failures, "\n".join(failures)
     assert len(compared) >= 50
+    assert len({rewrite.case.name for rewrite in rewrites if rewrite.discards} & compared) >= 20
     unused = set(NO_NUMPY_RUN) - {rewrite.case.name.split("[")[0] for rewrite in rewrites}
     assert not unused, unused
 

@@ -4,6 +4,8 @@
   ``NotImplementedError("stream argument of array.to_device()")``, ``TypeError("JAX arrays are
   immutable ...")``, the exception a ``jax-traced-*`` or ``jax-jit-*`` error names) from that
   very line, or, for a declaration no value can satisfy, from a call of it on a later line;
+- a line reported as a discarded update runs, and the array it meant to update is the same
+  before and after it (equal values; for a traced value, the same tracer);
 - a case with no diagnostic runs to the end;
 - anything else (another library's error, a silenced line, a Pallas ref annotated as an array)
   states its outcome in the case (``runtime:``) and, where the type check and the runtime
@@ -12,26 +14,30 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import traceback
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from cases import RULES, Case, load_cases, run_snippet
+from cases import KEEP, RULES, SNAPSHOT, Case, assigned_array, in_place_of_statement, load_cases, probes, reported_statement, run_snippet
 
 CASES = load_cases()
+UNCHANGED = "runs, changing nothing"
+"""The outcome of a discarded update."""
 
 
 def expected_outcome(case: Case) -> str:
-    """``runs`` or an exception class name, derived from the type check's output."""
+    """``runs``, ``UNCHANGED`` or an exception class name, derived from the type check's output."""
     if case.misuses:
         [(_, rule)] = case.misuses
         if case.runtime == "runs":
             assert case.runtime_reason, "a reported line that runs needs a runtime_reason"
             return "runs"
         assert case.runtime in (None, rule.exception), "a reported misuse raises JAX's exception"
-        return rule.exception
+        return rule.exception or UNCHANGED
     if not case.out and case.runtime not in (None, "runs"):
         assert case.runtime_reason, "an accepted call that fails needs a runtime_reason"
     if case.runtime is None:
@@ -57,6 +63,9 @@ def test_runtime_agrees_with_the_type_check(case: Case, tmp_path: Path) -> None:
     if case.skipped:
         pytest.skip(f"does not apply here ({case.skip})")
     expected = expected_outcome(case)
+    if expected == UNCHANGED:
+        assert_unchanged(case, tmp_path)
+        return
     error = run_snippet(case, tmp_path)
     if expected == "runs":
         assert error is None, f"accepted by the type check but raised {error!r}"
@@ -65,18 +74,38 @@ def test_runtime_agrees_with_the_type_check(case: Case, tmp_path: Path) -> None:
     assert type(error).__name__ == expected, repr(error)
     rule = case.misuses[0][1] if case.misuses else next((rule for rule in RULES if rule.exception == expected), None)
     if case.misuses or (rule is not None and case.runtime_reason and raised_by_jax(error)):
-        assert rule is not None and rule.message.search(str(error)), repr(error)
+        assert rule is not None and rule.message is not None and rule.message.search(str(error)), repr(error)
     if case.misuses and case.misuses[0][1].raised_by_a_call:
         assert (raising_line(error, tmp_path / "main.py") or 0) > case.misuse_lines[0], "raised by a call after the declaration"
     elif case.misuses:
         assert raising_line(error, tmp_path / "main.py") == case.misuse_lines[0]
 
 
+def assert_unchanged(case: Case, folder: Path) -> None:
+    """The reported statement runs, each time it runs, and the array it meant to update is the
+    same before and after it."""
+    line = case.misuse_lines[0]
+    statement = reported_statement(case.main, line)
+    target = ast.unparse(assigned_array(statement))
+    probe = f"{KEEP}({target}); {SNAPSHOT}()"
+    with probes() as probed:
+        error = run_snippet(case, folder, in_place_of_statement(
+            case.main, line, f"{probe}; {ast.get_source_segment(case.main, statement)}; {probe}"))
+    assert error is None, f"a discarded update must run, but it raised {error!r}"
+    assert probed.snapshots and len(probed.snapshots) % 2 == 0, "the statement ran to its end"
+    for turn in range(0, len(probed.snapshots), 2):
+        before, after = probed.snapshots[turn:turn + 2]
+        if before is None:  # traced: the name still holds the very tracer it held
+            assert probed.kept[turn] is probed.kept[turn + 1], f"{target} was rebound"
+        else:
+            assert before.shape == after.shape and np.array_equal(before, after, equal_nan=True), (before, after)
+
+
 def test_every_case_file_is_loaded() -> None:
     assert len(CASES) >= 50
     assert {c.name.split("::")[0] for c in CASES} >= {
         "test_receivers", "test_streams", "test_untouched", "test_config", "test_limits", "test_item_assignment", "test_traced_values",
-        "test_jit_boundary",
+        "test_jit_boundary", "test_discarded_update",
     }
     assert {rule.code for case in CASES for _, rule in case.misuses} == {rule.code for rule in RULES}
 

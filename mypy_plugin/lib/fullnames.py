@@ -5,6 +5,9 @@ from typing import Final
 ARRAY: Final = "jax._src.basearray.Array"
 """Where ``jax.Array`` (and ``jax.numpy.ndarray``) is defined in JAX's stubs."""
 
+INDEX_UPDATE_REF: Final = "jax._src.basearray._IndexUpdateRef"
+"""The class of ``x.at[i]``, whose methods (``set``, ``add``, ...) return the updated copy."""
+
 OBJECT: Final = "builtins.object"
 
 JAX: Final = "jax"

@@ -47,8 +47,10 @@ DATACLASS_FIELD: Final = "dataclasses.Field"
 
 def module_tree(api: CheckerPluginInterface) -> MypyFile | None:
     """``TypeChecker.tree``: the syntax tree of the module being checked, whose nodes are the
-    ones the checker visits. Fallback: None, and callers act as for a module that imports
-    nothing (no Pallas note; a mismatch report at line 1)."""
+    very ones the checker visits (a hook's context is found in it by identity). Fallback: None,
+    and callers act as for a module that imports nothing (no Pallas note; a mismatch report at
+    line 1) and holds no statement (no discarded update reported); were the nodes ever copies,
+    no identity would hold, with the same effect."""
     tree = getattr(api, "tree", None)
     return tree if isinstance(tree, MypyFile) else None
 

@@ -8,8 +8,9 @@ method of one class that has no subclasses to follow, by its full name
 (``jax._src.pjit.JitWrapped.__call__``): a hook keyed by a common name such as ``__call__``
 would take that name from every other plugin listed after this one. ``numpy_arguments`` keys
 ``Array.reshape``, ``take``, ``ravel`` and ``flatten`` by full name for that reason, leaving
-subclasses of ``jax.Array`` unread. Function hooks are keyed by
-the function's full name.
+subclasses of ``jax.Array`` unread. For a receiver typed by a TypeVar mypy names the method
+after the callee (``sort of Array``), a key that a rule may declare as well. Function hooks are
+keyed by the function's full name.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Final
 
 from mypy_plugin.lib.rule import Rule
-from mypy_plugin.rules import item_assignment, jit_boundary, numpy_arguments, random_arguments, to_device, traced_values
+from mypy_plugin.rules import discarded_update, item_assignment, jit_boundary, numpy_arguments, random_arguments, to_device, traced_values
 
 RULES: Final[tuple[Rule, ...]] = (
     to_device.RULE,
@@ -16,4 +16,5 @@ RULES: Final[tuple[Rule, ...]] = (
     jit_boundary.RULE,
     numpy_arguments.RULE,
     random_arguments.RULE,
+    discarded_update.RULE,
 )

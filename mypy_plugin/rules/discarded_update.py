@@ -1,0 +1,135 @@
+"""``jax-discarded-update``: a statement that throws away the updated copy of a JAX array.
+
+JAX arrays are immutable: ``x.at[i].set(v)``, ``x.sort()`` and ``jnp.put(x, i, v,
+inplace=False)`` return a new array and leave ``x`` as it was. Written as a statement of its
+own, the way NumPy code updates an array in place (``x.sort()``, ``np.put(x, i, v)``), the new
+array is thrown away and the program runs on with the old values: no error, a wrong result.
+mypy reports no unused value of an ordinary call, so the rule reports a call whose value its
+statement discards (``checked_module.value_discarded``), when the call is:
+
+- an update method of ``x.at[i]``: ``set``, ``add``, ``subtract``, ``mul``, ``multiply``,
+  ``divide``, ``power``, ``min``, ``max``, ``apply``;
+- ``Array.sort``, the one method of ``jax.Array`` whose NumPy namesake works in place (NumPy's
+  other in-place methods, ``fill``, ``resize``, ``put``, ``partition``, ``itemset`` and
+  ``setflags``, JAX's ``Array`` does not have; ``byteswap`` returns a copy in NumPy too);
+- one of JAX's versions of NumPy's in-place functions (``lib/inplace.py``) given
+  ``inplace=False`` (without it JAX raises, which ``jax-inplace-default`` reports).
+
+The note assigns the copy back where the array was read from (``lib/places.py``: ``x = ...``,
+``self.w = ...``, or a new name where that place cannot take it).
+
+Left alone on purpose: a discarded ``x.at[i].get()`` or ``jnp.sort(x)`` does nothing either,
+but neither is meant to update anything, and the same statement does nothing in NumPy as well
+(``np.sort(x)`` returns a copy): dead code, not an update lost to immutability, and a general
+unused-value check (pyright's ``reportUnusedCallResult``) covers it.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.errorcodes import ErrorCode
+from mypy.nodes import ARG_POS, CallExpr, Expression, IndexExpr, MemberExpr
+from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
+from mypy.types import NoneType, Type
+
+from mypy_plugin.lib import checked_module, fullnames, inplace, mypy_internals, places, reporting
+from mypy_plugin.lib.arguments import HookContext, given, known_values
+from mypy_plugin.lib.receivers import array_receiver
+from mypy_plugin.lib.rule import Rule
+from mypy_plugin.lib.source import source
+from mypy_plugin.lib.types import members
+
+CODE: Final = ErrorCode(
+    "jax-discarded-update",
+    "Check that the updated copy of a JAX array is not thrown away (JAX leaves the array unchanged)",
+    reporting.CATEGORY,
+)
+
+AT: Final = "at"
+UPDATE_METHODS: Final = ("set", "add", "subtract", "mul", "multiply", "divide", "power", "min", "max", "apply")
+"""The methods of ``x.at[i]`` that return an updated copy (``get`` reads)."""
+SORT_METHOD: Final = "sort"
+SORT: Final = (f"{fullnames.ARRAY}.{SORT_METHOD}", f"{SORT_METHOD} of Array")
+"""``Array.sort`` as mypy names it for a receiver of a class, and for one typed by a TypeVar
+(after the callee: ``sort of Array``; the hook checks that the receiver is JAX's)."""
+
+UPDATED: Final = "updated"
+SORTED: Final = "sorted"
+COPIES: Final = {UPDATED: ("an updated copy", "x = x.at[i].set(v)"), SORTED: ("a sorted copy", "x = x.sort()")}
+"""Each kind of copy as the error names it, and the example of the general advice."""
+DISCARDED: Final = 'Result of "{callee}" is discarded; JAX returns {copy} and leaves {target} unchanged'
+ASSIGN: Final = "Assign the {kind} copy"
+ASSIGN_IN_GENERAL: Final = 'Assign the {kind} copy and use it from here on, e.g. "{example}"'
+
+
+def check_at_update(ctx: MethodContext) -> Type:
+    """``x.at[i].set(v)`` as a statement: the place updated is ``x``."""
+    call = ctx.context
+    if isinstance(call, CallExpr) and checked_module.value_discarded(ctx.api, call):
+        callee = call.callee
+        helper = callee.expr if isinstance(callee, MemberExpr) else None
+        at = helper.base if isinstance(helper, IndexExpr) else None
+        array = at.expr if isinstance(at, MemberExpr) and at.name == AT else None
+        report(ctx.api, call, array, UPDATED, ctx.default_return_type, fallback=f".at[].{method_of(callee)}")
+    return ctx.default_return_type
+
+
+def check_sort(ctx: MethodContext) -> Type:
+    """``x.sort()`` as a statement: NumPy sorts ``x`` in place, JAX returns a sorted copy. A
+    receiver that may also be another library's array (``jax.Array | np.ndarray``, ``Any``)
+    is left alone: for that one the statement is right."""
+    call = ctx.context
+    if not isinstance(call, CallExpr) or not isinstance(call.callee, MemberExpr):
+        return ctx.default_return_type
+    receiver = mypy_internals.checked_type(ctx.api, call.callee.expr)
+    only_jax = all(isinstance(member, NoneType) or array_receiver(member, SORT_METHOD) is not None for member in members(receiver))
+    if only_jax and checked_module.value_discarded(ctx.api, call):
+        report(ctx.api, call, call.callee.expr, SORTED, ctx.default_return_type, fallback=SORT_METHOD)
+    return ctx.default_return_type
+
+
+def check_inplace_false(ctx: HookContext) -> Type:
+    """``jnp.put(x, i, v, inplace=False)`` as a statement: the place updated is ``x``."""
+    call = ctx.context
+    if not isinstance(call, CallExpr) or not checked_module.value_discarded(ctx.api, call):
+        return ctx.default_return_type
+    if isinstance(call.callee, MemberExpr) and call.callee.name == AT and not inplace.ufunc_has_at(call):
+        return ctx.default_return_type  # this ufunc has no "at" in this JAX: AttributeError
+    passed = given(ctx, inplace.PARAMETER)
+    if passed is None or passed.absent or any(known_values(typ) != frozenset({False}) for typ in passed.types):
+        return ctx.default_return_type
+    array = call.args[0] if call.args and call.arg_kinds[0] == ARG_POS else None
+    report(ctx.api, call, array, UPDATED, ctx.default_return_type, fallback=method_of(call.callee))
+    return ctx.default_return_type
+
+
+def method_of(callee: Expression) -> str:
+    return callee.name if isinstance(callee, MemberExpr) else source(callee) or "the call"
+
+
+def report(api: CheckerPluginInterface, call: CallExpr, array: Expression | None, kind: str, value_type: Type, *,
+           fallback: str) -> None:
+    """The discarded copy, with the statement that assigns it back where ``array`` was read
+    from (or the general advice where that cannot be printed). ``fallback`` names the callee
+    where its source cannot be printed."""
+    copy, example = COPIES[kind]
+    target = source(array) if array is not None and places.evaluates_alike(array) else None
+    value = source(call)
+    put = places.put_back(api, array, value, value_type) if array is not None and value is not None else None
+    note = places.rewrite_note(ASSIGN.format(kind=kind), put) if put is not None else \
+        ASSIGN_IN_GENERAL.format(kind=kind, example=example)
+    message = DISCARDED.format(callee=source(call.callee) or fallback, copy=copy,
+                               target=f'"{target}"' if target is not None else "the array")
+    reporting.error_with_notes(api, call, CODE, message, [note])
+
+
+RULE: Final = Rule(
+    CODE,
+    method_hooks={
+        **{f"{fullnames.INDEX_UPDATE_REF}.{name}": check_at_update for name in UPDATE_METHODS},
+        **{name: check_sort for name in SORT},
+        **{name: check_inplace_false for name in inplace.UFUNC_AT},
+    },
+    function_hooks={name: check_inplace_false for name in inplace.FUNCTIONS},
+)
