@@ -31,7 +31,7 @@ REPO = Path(__file__).resolve().parent.parent
 WORK = REPO / ".matrix"
 JAX_RELEASES = ["0.4.31", "0.7.2", "0.10.2"]  # oldest supported, one in the middle, newest
 MYPY_RELEASES = ["1.19.0", "2.4.1"]  # lowest and highest supported
-TEST_TOOLS = ["pytest>=8", "pytest-mypy-plugins>=3.1", "PyYAML>=6"]
+TEST_TOOLS = ["pytest>=8", "pytest-mypy-plugins>=4.1,<5", "PyYAML>=6"]
 BASE_CONFIG = "[mypy]\nfixed_format_cache = True\n"
 """Under every case's own configuration: mypy's binary cache, the default from mypy 2.0 and an
 option in 1.19, which reads JAX's cached modules about twice as fast for each case as the JSON

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["batched_typecheck"]  # the YAML cases, one mypy run per configuration
+
 REPO = Path(__file__).resolve().parent.parent
 SOURCES = {"mypy_plugin": REPO / "mypy_plugin", "jax-stubs": REPO / "jax_stubs"}
 
