@@ -17,6 +17,7 @@ report, a fatal error) runs case by case.
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 import tempfile
@@ -139,7 +140,7 @@ def run(item: YamlTestItem) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if isinstance(item, YamlTestItem) and group_of(item) is not None:
-            item.runtest = lambda item=item: run(item)  # type: ignore[method-assign]
+            item.runtest = functools.partial(run, item)  # type: ignore[method-assign]
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
