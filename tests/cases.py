@@ -8,6 +8,7 @@ import builtins
 import re
 import runpy
 import sys
+import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -347,3 +348,35 @@ def probes() -> Iterator[Probed]:
     finally:
         delattr(builtins, KEEP)
         delattr(builtins, SNAPSHOT)
+
+
+def call_reported(path: Path, reported: dict[int, Rule], arguments: dict[str, tuple[Any, ...]]) -> tuple[dict[str, Any], list[str]]:
+    """Call every top-level function of the module at ``path`` with its ``arguments``: one with
+    a line in ``reported`` raises that rule's exception from that line (a discarded update
+    runs); one without runs. Returns what the functions that ran returned, and the names of
+    those without a report, in order."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    functions = {line: node.name for node in tree.body if isinstance(node, ast.FunctionDef)
+                 for line in range(node.lineno, (node.end_lineno or node.lineno) + 1)}
+    assert set(functions.values()) == set(arguments)
+    module = runpy.run_path(str(path), run_name="reported")
+    returned: dict[str, Any] = {}
+    unreported = []
+    for name, given in arguments.items():
+        lines = [line for line in reported if functions.get(line) == name]
+        if not lines:
+            unreported.append(name)
+        rule = reported[lines[0]] if len(lines) == 1 else None
+        if rule is None or rule.exception is None:
+            assert len(lines) <= 1, (name, lines)
+            returned[name] = module[name](*given)
+            continue
+        try:
+            module[name](*given)
+        except Exception as error:  # the outcome under test
+            assert type(error).__name__ == rule.exception and rule.message and rule.message.search(str(error)), error
+            frames = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if frame.filename == str(path)]
+            assert frames[-1] == lines[0], (name, frames)
+        else:
+            raise AssertionError(f"{name} ran, but line {lines[0]} is reported under {rule.code}")
+    return returned, unreported

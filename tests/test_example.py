@@ -4,12 +4,9 @@ example recommends runs; and the other checkers report nothing else in it."""
 
 from __future__ import annotations
 
-import ast
 import re
-import runpy
 import shutil
 import subprocess
-import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,7 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from cases import RULES, rule_for
+from cases import RULES, call_reported, rule_for
 from checkers import CHECKERS, PYREFLY_CONFIG, run
 from mypy_runs import BIN, PYTHON
 
@@ -66,40 +63,15 @@ def test_demo_output_is_what_the_readme_shows() -> None:
     assert {code for _, _, code in REPORTED.findall(result.stdout)} == {rule.code for rule in RULES}
 
 
-def enclosing_functions() -> dict[int, str]:
-    """Each line of the example's functions, with the function's name."""
-    tree = ast.parse(EXAMPLE.read_text())
-    return {line: node.name for node in tree.body if isinstance(node, ast.FunctionDef)
-            for line in range(node.lineno, (node.end_lineno or node.lineno) + 1)}
-
-
 def test_example_raises_where_mypy_reports() -> None:
     """Each reported function, called, raises its rule's exception from the reported line (a
     discarded update runs and returns its array unchanged); the functions with no report (what
     to write instead) run."""
     reported = {int(line): rule_for(code, message) for line, message, code in REPORTED.findall(mypy_on_examples().stdout)}
-    functions = enclosing_functions()
-    assert set(functions.values()) == set(CALLS)
-    example = runpy.run_path(str(EXAMPLE), run_name="example")
     device = jax.devices()[0]
-    unreported = []
-    for name, arguments in CALLS.items():
-        lines = [line for line in reported if functions.get(line) == name]
-        if not lines:
-            unreported.append(name)
-            example[name](*arguments(device))
-            continue
-        [line] = lines
-        rule = reported[line]
-        if rule.exception is None:  # a discarded update: it runs, and the array stays as it was
-            given = arguments(device)
-            assert np.array_equal(example[name](*given), given[0]), name
-            continue
-        with pytest.raises(Exception) as raised:
-            example[name](*arguments(device))
-        assert type(raised.value).__name__ == rule.exception and rule.message and rule.message.search(str(raised.value)), raised.value
-        frames = [f.lineno for f in traceback.extract_tb(raised.value.__traceback__) if f.filename == str(EXAMPLE)]
-        assert frames[-1] == line, (name, frames)
+    arguments = {name: arguments(device) for name, arguments in CALLS.items()}
+    returned, unreported = call_reported(EXAMPLE, reported, arguments)
+    assert np.array_equal(returned["zero_padding"], arguments["zero_padding"][0])
     assert unreported == ["activate", "pad_to", "normalise_fixed", "fixed", "fixed_sampling"]
 
 

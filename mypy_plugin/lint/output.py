@@ -1,0 +1,73 @@
+"""The plugin's reports, as ``jax-stubs lint`` prints them: mypy's text form, GitHub Actions
+annotations, or JSON lines.
+
+A report is one error with its notes, read from mypy's JSON output (which carries the notes
+tied to an error as its hint). Lines and columns count from 1, as mypy's text form prints them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any, Final
+
+FORMS: Final = ("text", "github", "json")
+
+
+class Report:
+    """One error of the plugin and its notes."""
+
+    __slots__ = ("file", "line", "column", "code", "message", "notes")
+
+    def __init__(self, file: str, line: int, column: int, code: str, message: str, notes: list[str]) -> None:
+        self.file, self.line, self.column, self.code, self.message, self.notes = file, line, column, code, message, notes
+
+    @classmethod
+    def of(cls, error: dict[str, Any]) -> Report:
+        """From mypy's JSON object (its column counts from 0)."""
+        hint = error.get("hint")
+        return cls(str(error.get("file")), int(error.get("line", 0)), int(error.get("column", -1)) + 1,
+                   str(error.get("code")), str(error.get("message")), hint.splitlines() if isinstance(hint, str) else [])
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}" if self.column > 0 else f"{self.file}:{self.line}"
+
+    def text(self) -> list[str]:
+        """mypy's form: ``file:line:column: error: message  [code]``, then each note."""
+        return [f"{self.where}: error: {self.message}  [{self.code}]", *(f"{self.where}: note: {note}" for note in self.notes)]
+
+    def github(self) -> list[str]:
+        """A GitHub Actions error annotation, the notes folded into its message."""
+        properties = f"file={escape(self.file, True)},line={self.line}"
+        if self.column > 0:
+            properties += f",col={self.column}"
+        message = "\n".join([f"{self.message}  [{self.code}]", *self.notes])
+        return [f"::error {properties},title={escape(self.code, True)}::{escape(message, False)}"]
+
+    def json(self) -> list[str]:
+        """One JSON object per line."""
+        return [json.dumps({"file": self.file, "line": self.line, "column": self.column, "code": self.code,
+                            "message": self.message, "notes": self.notes})]
+
+
+def escape(text: str, is_property: bool) -> str:
+    """GitHub's workflow-command escaping: ``%``, line breaks, and in a property ``:`` and ``,``."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if is_property else text
+
+
+def lines(reports: Iterable[Report], form: str) -> list[str]:
+    return [line for report in reports for line in getattr(report, form)()]
+
+
+def summary(reports: list[Report], sources: int, rechecked: int | None) -> str:
+    """The last line of the text form, in mypy's words, and how much came from the cache."""
+    files = len({report.file for report in reports})
+    checked = f"{sources} source file{'s' if sources != 1 else ''}"
+    if rechecked is not None:
+        checked += f", {sources - rechecked} from the cache"
+    if not reports:
+        return f"Success: no JAX errors found (checked {checked})"
+    return (f"Found {len(reports)} JAX error{'s' if len(reports) != 1 else ''} in {files} "
+            f"file{'s' if files != 1 else ''} (checked {checked})")

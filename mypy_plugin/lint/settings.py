@@ -1,0 +1,92 @@
+"""The project's ``[tool.jax-stubs.lint]`` section of ``pyproject.toml``.
+
+Read from the nearest ``pyproject.toml`` at or above the current folder (the project's root;
+without one, the current folder is the root)::
+
+    [tool.jax-stubs.lint]
+    paths = ["src", "scripts"]          # what to check when no path is given
+    exclude = ["^src/legacy/"]          # regular expressions, as mypy's exclude
+    disable = ["jax-traced-shape"]      # codes not to report
+
+Every key is optional. A section that says something else is a usage error, said in one line.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any, Final
+
+PYPROJECT: Final = "pyproject.toml"
+SECTION: Final = "[tool.jax-stubs.lint]"
+KEYS: Final = ("paths", "exclude", "disable")
+
+
+class SettingsError(Exception):
+    """A section that cannot be used, said in one line."""
+
+
+class Settings:
+    """What the section says; paths are relative to ``root``."""
+
+    __slots__ = ("root", "paths", "exclude", "disable")
+
+    def __init__(self, root: Path, paths: tuple[str, ...] = (), exclude: tuple[str, ...] = (),
+                 disable: frozenset[str] = frozenset()) -> None:
+        self.root = root
+        self.paths = paths
+        self.exclude = exclude
+        self.disable = disable
+
+
+def project_file(start: Path) -> Path | None:
+    """The nearest ``pyproject.toml`` at or above ``start``."""
+    for folder in (start, *start.parents):
+        if (folder / PYPROJECT).is_file():
+            return folder / PYPROJECT
+    return None
+
+
+def load_toml(path: Path) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # mypy, which linting needs, depends on tomli before Python 3.11
+        import tomli as tomllib
+    with path.open("rb") as file:
+        return tomllib.load(file)
+
+
+def read(start: Path, codes: frozenset[str]) -> Settings:
+    """The settings of the project around ``start``; ``codes`` are the codes ``disable`` may
+    name. Raises ``SettingsError``."""
+    path = project_file(start)
+    if path is None:
+        return Settings(start)
+    try:
+        document = load_toml(path)
+    except (OSError, ValueError) as error:
+        raise SettingsError(f"cannot read {path}: {error}") from None
+    section = document.get("tool", {}).get("jax-stubs", {}).get("lint", {})
+    where = f"{SECTION} of {path}"
+    if not isinstance(section, dict):
+        raise SettingsError(f"{where} must be a table")
+    unknown = sorted(set(section) - set(KEYS))
+    if unknown:
+        raise SettingsError(f'{where} has no key "{unknown[0]}"; its keys are {", ".join(KEYS)}')
+    paths, exclude, disable = (strings(section.get(key, []), f"{key} in {where}") for key in KEYS)
+    for pattern in exclude:
+        try:
+            re.compile(pattern)
+        except re.error as error:
+            raise SettingsError(f'exclude in {where}: "{pattern}" is not a regular expression ({error})') from None
+    for code in disable:
+        if code not in codes:
+            raise SettingsError(f'disable in {where}: "{code}" is not a code of jax-stubs; they are {", ".join(sorted(codes))}')
+    return Settings(path.parent, paths, exclude, frozenset(disable))
+
+
+def strings(value: object, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise SettingsError(f"{what} must be a list of strings")
+    return tuple(value)
