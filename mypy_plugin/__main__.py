@@ -1,10 +1,14 @@
-"""``jax-stubs check`` (or ``python -m mypy_plugin check``): do the installed stubs fit the
-installed JAX, and will mypy load this plugin?
+"""The ``jax-stubs`` command (or ``python -m mypy_plugin``): ``check`` and ``lint``.
+
+``jax-stubs check``: do the installed stubs fit the installed JAX, and will mypy load this
+plugin?
 
 For CI and for users of checkers other than mypy, which cannot tell. Prints the versions and
 any problem, one line each, with the command that fixes it; exits 1 when something is wrong,
 0 when the stubs fit. It looks where this Python reads packages, or with
 ``--python-executable`` where mypy would given the same option. Needs no mypy.
+
+``jax-stubs lint``: every rule of the plugin for projects that do not run mypy (``lint/``).
 """
 
 from __future__ import annotations
@@ -25,6 +29,10 @@ PLUGIN_MODULE = "mypy_plugin"
 DESCRIPTION = (
     "Check that the installed jax-stubs describe the installed JAX release and that mypy will "
     "load this plugin; exits 1 on a problem, with the command that fixes it."
+)
+LINT_DESCRIPTION = (
+    "Run mypy with the plugin and print only its reports, each error with its notes; exits 1 when "
+    "it reports, 0 when not, 2 when it cannot check. Configured by [tool.jax-stubs.lint] in pyproject.toml."
 )
 VERSION = re.compile(r'^__version__ = "([^"]+)"$', re.MULTILINE)
 
@@ -95,11 +103,25 @@ def release_of(module: Path) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from mypy_plugin.lint.output import FORMS
+
     parser = argparse.ArgumentParser(prog="jax-stubs", description=DESCRIPTION)
-    parser.add_argument("command", choices=["check"], help="check that the stubs fit the installed jax")
-    parser.add_argument("--python-executable", metavar="PYTHON",
-                        help="look in that Python's environment, as mypy's option of the same name does")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{check,lint}")
+    check_command = commands.add_parser("check", help="check that the stubs fit the installed jax", description=DESCRIPTION)
+    check_command.add_argument("--python-executable", metavar="PYTHON",
+                               help="look in that Python's environment, as mypy's option of the same name does")
+    lint_command = commands.add_parser("lint", help="report JAX calls that always raise (every rule of the plugin)",
+                                       description=LINT_DESCRIPTION)
+    lint_command.add_argument("paths", nargs="*", metavar="PATH",
+                              help="files and folders to check (default: paths in [tool.jax-stubs.lint], files in "
+                                   "the mypy configuration, else the project's root)")
+    lint_command.add_argument("--output", choices=FORMS, default="text",
+                              help="text (mypy's form), github (GitHub Actions annotations) or json (one object per line)")
     args = parser.parse_args(argv)
+    if args.command == "lint":
+        from mypy_plugin.lint import run
+
+        return run(args.paths, args.output)
     return check(args.python_executable)
 
 

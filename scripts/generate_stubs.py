@@ -29,6 +29,8 @@ REPO = Path(__file__).resolve().parent.parent
 STUBS = REPO / "jax_stubs"
 PYPROJECT = REPO / "pyproject.toml"
 PLUGIN_INIT = REPO / "mypy_plugin" / "__init__.py"
+HOOKS = REPO / ".pre-commit-hooks.yaml"
+"""pre-commit's hook, which installs the JAX release the stubs describe (not in the package)."""
 
 REFINED_FILE = "_src/basearray.pyi"
 REFINED_STREAM = "stream: None = None"
@@ -134,16 +136,19 @@ def write_stubs(files: dict[str, str], version: str, out: Path) -> None:
 
 
 def retarget_package(
-    version: str, requires_python: str, pyproject: Path = PYPROJECT, init: Path = PLUGIN_INIT
+    version: str, requires_python: str, pyproject: Path = PYPROJECT, init: Path = PLUGIN_INIT, hooks: Path = HOOKS
 ) -> None:
     """Make the distribution's version (``<jax>.<revision>``, the revision kept) and its
-    ``requires-python`` follow the stubs."""
+    ``requires-python`` follow the stubs, and the JAX that pre-commit's hook installs, where
+    the checkout has the hook (a build's copy of the sources does not)."""
     current = re.search(r'(?m)^__version__ = "([^"]*)"', init.read_text(encoding="utf-8"))
     revision = current.group(1).rsplit(".", 1)[1] if current else "0"
     edits = [
         (init, r'(?m)^__version__ = "[^"]*"', f'__version__ = "{version}.{revision}"'),
         (pyproject, r'(?m)^requires-python = "[^"]*"', f'requires-python = "{requires_python}"'),
     ]
+    if hooks.exists():
+        edits.append((hooks, r'"jax==[^"]*"', f'"jax=={version}"'))
     for path, pattern, replacement in edits:
         text, count = re.subn(pattern, replacement, path.read_text(encoding="utf-8"))
         if count != 1:
@@ -162,7 +167,7 @@ def generate(version: str, out: Path, wheel: Path | None = None, package: Path |
         write_stubs(files, version, out)
         if package is not None:
             retarget_package(version, jax_requires_python(wheel), package / "pyproject.toml",
-                             package / "mypy_plugin" / "__init__.py")
+                             package / "mypy_plugin" / "__init__.py", package / HOOKS.name)
     return len(files)
 
 

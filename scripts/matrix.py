@@ -2,9 +2,9 @@
 """Run the release-dependent tests for several JAX and mypy releases.
 
 The type-check cases, the runtime-truth test, the rewrites written in place, the tables of the
-traced-value rules and the reads of mypy's internals, for every JAX release with the newest
-mypy and the older mypy with the oldest and the newest JAX (``cells_of``; ``--every-pair``
-for all of them).
+traced-value rules, the reads of mypy's internals and ``jax-stubs lint``, for every JAX release
+with the newest mypy and the older mypy with the oldest and the newest JAX (``cells_of``;
+``--every-pair`` for all of them).
 
     python scripts/matrix.py [--jax 0.4.31 0.7.2 0.10.2] [--mypy 1.19.0 2.4.1] [--every-pair]
 
@@ -38,6 +38,7 @@ option in 1.19, which reads JAX's cached modules about twice as fast for each ca
 one (the cache's format changes no report)."""
 TESTS = [
     "tests/typecheck", "tests/test_runtime_truth.py", "tests/test_mypy_internals.py", "tests/test_rewrites_in_place.py", "tests/test_traced_tables.py",
+    "tests/test_lint.py",  # jax-stubs lint drives mypy through its programmatic interface
 ]
 
 

@@ -6,8 +6,10 @@ an install without this package, without JAX, or with a damaged stub folder, in 
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 import sysconfig
 import venv
 from collections.abc import Iterable
@@ -44,3 +46,16 @@ def linked_environment(folder: Path, leave_out: Iterable[str] = (), copy: Iterab
         else:
             (target / entry.name).symlink_to(entry)
     return python
+
+
+def built_wheels(fallback: Path) -> Path:
+    """A folder holding the wheel under test, for what installs it from an index (pre-commit,
+    with ``PIP_FIND_LINKS``): the one ``scripts/test`` built and installed
+    (``JAX_STUBS_TEST_WHEELS``), else one built from this checkout into ``fallback``."""
+    given = os.environ.get("JAX_STUBS_TEST_WHEELS")
+    if given:
+        return Path(given)
+    repo = Path(__file__).resolve().parent.parent
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(fallback), str(repo)],
+                   check=True, capture_output=True)
+    return fallback

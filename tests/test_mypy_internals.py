@@ -202,11 +202,27 @@ def test_disabled_codes() -> None:
     assert isinstance(Options().disabled_error_codes, set)
 
 
+def test_rechecked_modules(tmp_path: Path) -> None:
+    """A build checks a module anew, and the next one takes it from the cache (what
+    ``jax-stubs lint`` counts)."""
+    from mypy import build
+    from mypy.modulefinder import BuildSource
+
+    (tmp_path / "counted.py").write_text("x: int = 1\n")
+    options = Options()
+    options.cache_dir = str(tmp_path / "cache")
+    found = [mypy_internals.rechecked_modules(build.build([BuildSource(str(tmp_path / "counted.py"), "counted")], options))
+             for _ in range(2)]
+    assert found[0] is not None and "counted" in found[0]
+    assert found[1] is not None and "counted" not in found[1]
+
+
 def test_every_read_is_tested() -> None:
     tested = {
         "TypeChecker.tree", "Errors.get_watchers", "ErrorWatcher._filter", "MessageBuilder.prefer_simple_messages",
         "MessageBuilder.note(parent_error=)", "messages.format_type", "modulefinder.get_search_dirs",
         "Options.disable_error_code", "TypeChecker.scope", "TypeChecker.lookup_type_or_none",
         "TypeInfo.metadata['dataclass']", "Errors._watchers", "plugins.default.DefaultPlugin", "TypeChecker.modules",
+        "BuildManager.rechecked_modules",
     }
     assert set(mypy_internals.READS) == tested

@@ -99,17 +99,21 @@ def test_unknown_release_is_a_one_line_error(tmp_path: Path) -> None:
 def test_retargeting_rewrites_the_version_and_requires_python(tmp_path: Path, jax_wheel: Path) -> None:
     pyproject = tmp_path / "pyproject.toml"
     init = tmp_path / "__init__.py"
+    hooks = tmp_path / ".pre-commit-hooks.yaml"
     pyproject.write_text((REPO / "pyproject.toml").read_text())
     init.write_text((REPO / "mypy_plugin/__init__.py").read_text().replace(f'"{TARGET}.0"', f'"{TARGET}.3"'))
-    generator.retarget_package("0.4.31", ">=3.10", pyproject=pyproject, init=init)
+    hooks.write_text((REPO / ".pre-commit-hooks.yaml").read_text())
+    assert f'"jax=={TARGET}"' in hooks.read_text(), "pre-commit's hook installs the JAX the stubs describe"
+    generator.retarget_package("0.4.31", ">=3.10", pyproject=pyproject, init=init, hooks=hooks)
     assert 'requires-python = ">=3.10"' in pyproject.read_text()
     assert '__version__ = "0.4.31.3"' in init.read_text(), "the revision is kept"
+    assert '"jax==0.4.31"' in hooks.read_text() and TARGET not in hooks.read_text()
     assert generator.jax_requires_python(jax_wheel) == PYPROJECT_REQUIRES_PYTHON
 
 
 def test_installing_the_package_installs_nothing_else() -> None:
     """No dependency, in any release: installing the stubs never moves the user's JAX, and a
-    pyright user gets no mypy. mypy comes with the ``compatible-mypy`` extra."""
+    pyright user gets no mypy. mypy comes with the ``compatible-mypy`` and ``lint`` extras."""
     from importlib import metadata
 
     import mypy_plugin
@@ -118,8 +122,9 @@ def test_installing_the_package_installs_nothing_else() -> None:
     assert metadata.version("jax-stubs") == mypy_plugin.__version__ == f"{TARGET}.0"
     requires = metadata.requires("jax-stubs") or []
     assert [r for r in requires if "extra ==" not in r] == []
-    [compatible] = [r.split(";")[0].replace(" ", "") for r in requires if re.search(r"extra == .compatible-mypy.", r)]
-    assert sorted(compatible.removeprefix("mypy").split(",")) == sorted(COMPATIBLE_MYPY.removeprefix("mypy").split(","))
+    for extra in ("compatible-mypy", "lint"):  # lint: jax-stubs lint, which runs mypy, and nothing else
+        [mypy] = [r.split(";")[0].replace(" ", "") for r in requires if re.search(rf"extra == .{extra}.", r)]
+        assert sorted(mypy.removeprefix("mypy").split(",")) == sorted(COMPATIBLE_MYPY.removeprefix("mypy").split(","))
 
 
 def test_the_wheel_carries_the_license_the_notice_and_the_command() -> None:

@@ -38,6 +38,7 @@ READS: Final = (
     "Errors._watchers",
     "plugins.default.DefaultPlugin",
     "TypeChecker.modules",
+    "BuildManager.rechecked_modules",
 )
 """What this module reads of mypy beyond the plugin interface, one name per function below."""
 
@@ -253,3 +254,11 @@ def class_named(api: CheckerPluginInterface, fullname: str) -> TypeInfo | None:
     tree = modules.get(module) if isinstance(modules, dict) else None
     found = tree.names.get(name) if isinstance(tree, MypyFile) else None
     return found.node if found is not None and isinstance(found.node, TypeInfo) else None
+
+
+def rechecked_modules(result: object) -> set[str] | None:
+    """``BuildManager.rechecked_modules`` of a finished ``mypy.build.build``: the modules it
+    checked anew instead of loading them from its cache (``jax-stubs lint`` says how many).
+    Fallback: None, unknown."""
+    found = getattr(getattr(result, "manager", None), "rechecked_modules", None)
+    return set(found) if isinstance(found, (set, frozenset)) else None

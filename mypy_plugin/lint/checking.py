@@ -131,26 +131,35 @@ def unique_modules(sources: list[Any]) -> list[Any]:
     return renamed
 
 
+LINT_OPTIONS: Final = {
+    "plugins": [],  # the plugin is given to the build itself (``plugin_class``)
+    "check_untyped_defs": True,
+    "ignore_missing_imports": True,
+    "follow_imports": "silent",
+    "incremental": True,
+    "output": "json",
+    "show_column_numbers": True,
+    "hide_error_codes": False,
+    "error_summary": False,
+    "pretty": False,
+    "color_output": False,
+    "warn_unused_ignores": False,
+    "warn_unused_configs": False,
+    "report_dirs": {},
+    "junit_xml": None,
+}
+"""What linting sets of mypy's options, over the project's own."""
+FASTER_CACHE: Final = "fixed_format_cache"
+"""mypy's binary cache format: the default from mypy 2.0, an option in 1.19."""
+
+
 def lint_options(options: Any, root: Path) -> None:
-    """What linting needs of mypy's options, over the project's own."""
-    options.plugins = []  # the plugin is given to the build itself (``plugin_class``)
-    options.check_untyped_defs = True
-    options.ignore_missing_imports = True
-    options.follow_imports = "silent"
-    options.incremental = True
+    """What linting needs of mypy's options, over the project's own, and its cache."""
+    for name, value in LINT_OPTIONS.items():
+        setattr(options, name, value if not isinstance(value, (list, dict)) else type(value)())
     options.cache_dir = str(cache_folder(root))
-    options.output = "json"
-    options.show_column_numbers = True
-    options.hide_error_codes = False
-    options.error_summary = False
-    options.pretty = False
-    options.color_output = False
-    options.warn_unused_ignores = False
-    options.warn_unused_configs = False
-    options.report_dirs = {}
-    options.junit_xml = None
-    if hasattr(options, "fixed_format_cache"):  # the faster cache format (mypy 1.19's option)
-        options.fixed_format_cache = True
+    if hasattr(options, FASTER_CACHE):
+        setattr(options, FASTER_CACHE, True)
 
 
 def cache_folder(root: Path) -> Path:

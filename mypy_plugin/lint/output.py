@@ -42,7 +42,7 @@ class Report:
         properties = f"file={escape(self.file, True)},line={self.line}"
         if self.column > 0:
             properties += f",col={self.column}"
-        message = "\n".join([f"{self.message}  [{self.code}]", *self.notes])
+        message = "\n".join([self.message, *self.notes])
         return [f"::error {properties},title={escape(self.code, True)}::{escape(message, False)}"]
 
     def json(self) -> list[str]:

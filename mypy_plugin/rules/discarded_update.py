@@ -30,7 +30,7 @@ from typing import Final
 
 from mypy.errorcodes import ErrorCode
 from mypy.nodes import ARG_POS, CallExpr, Expression, IndexExpr, MemberExpr
-from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
+from mypy.plugin import CheckerPluginInterface, MethodContext
 from mypy.types import NoneType, Type
 
 from mypy_plugin.lib import checked_module, fullnames, inplace, mypy_internals, places, reporting

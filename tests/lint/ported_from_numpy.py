@@ -1,0 +1,91 @@
+"""A signal-processing module ported from NumPy, never type-checked: no annotations, one misuse
+of each rule of the plugin (marked "# jax-..."), and the JAX way beside it. Checked by
+tests/test_lint.py with "jax-stubs lint"; mypy's own errors here (the last function) must not
+show."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def to_accelerator(signal, device):
+    samples = jnp.asarray(signal)
+    moved = samples.to_device(device)
+    return samples.to_device(device, stream=1)  # jax-to-device-stream
+
+
+def zero_start(n):
+    window = jnp.ones(n)
+    window[0] = 0.0  # jax-immutable-array
+    return window, jnp.ones(n).at[0].set(0.0)
+
+
+def ranked(n):
+    values = jnp.arange(n)[::-1]
+    values.sort()  # jax-discarded-update
+    return values.sort()
+
+
+@jax.jit
+def normalise(signal):
+    total = jnp.ones(3).sum()
+    if total > 0:  # jax-traced-value
+        signal = signal / total
+    return jnp.where(total > 0, signal / total, signal)
+
+
+@jax.jit
+def positive(signal):
+    window = jnp.arange(5.0) - 2.0
+    return window[window > 0], jnp.where(window > 0, window, 0.0)  # jax-traced-shape
+
+
+def resample(signal, rate):
+    return signal[::rate]
+
+
+def compile_resample():
+    fixed = jax.jit(resample, static_argnames=("rate",))
+    return jax.jit(resample, static_argnames=("step",))  # jax-jit-declaration
+
+
+@jax.jit
+def activate(signal, kind="relu"):
+    return jnp.maximum(signal, 0.0)
+
+
+def activated(signal):
+    return activate(signal, "tanh"), activate(signal)  # jax-jit-call
+
+
+def ordered(signal):
+    by_value = jnp.sort(jnp.asarray(signal), stable=True)
+    return jnp.sort(jnp.asarray(signal), kind="mergesort")  # jax-unsupported-argument
+
+
+def place_peaks(n):
+    peaks = jnp.zeros(n)
+    peaks = jnp.put(peaks, jnp.array([0]), 1.0, inplace=False)
+    jnp.put(peaks, jnp.array([1]), 1.0)  # jax-inplace-default
+    return peaks
+
+
+def from_generator(n):
+    return jnp.fromiter(range(n), dtype=float)  # jax-unsupported-function
+
+
+def noise(n):
+    key = jax.random.key(0)
+    clean = jax.random.normal(key, (n,))
+    return jax.random.normal(0, (n,))  # jax-prng-key
+
+
+def jitter(n):
+    key = jax.random.key(1)
+    offsets = jax.random.randint(key, (n,), 0, 4, dtype=jnp.int32)
+    return jax.random.randint(key, (n,), 0, 4, dtype=jnp.float32)  # jax-random-dtype
+
+
+def not_about_jax(values):
+    label: int = "not an int"
+    return np.zeros(3) + values

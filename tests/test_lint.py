@@ -1,0 +1,215 @@
+"""``jax-stubs lint`` from the installed wheel, on a module ported from NumPy that was never
+type-checked (``tests/lint/ported_from_numpy.py``: no annotations, one misuse of each rule
+marked ``# jax-...``, the JAX way beside each, and mypy errors of its own that must not show):
+exactly the marked reports with their notes, in the three output forms, the exit statuses, a
+second run from the cache, and a project's settings, mypy configuration and ignore comments.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+from cases import call_reported, rule_for
+from environments import JAX, linked_environment
+from mypy_runs import BIN, PYTHON
+
+PORTED = Path(__file__).resolve().parent / "lint" / "ported_from_numpy.py"
+MARK = re.compile(r"# (jax-[\w-]+)$")
+ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+): error: (?P<message>.*)  \[(?P<code>[\w-]+)\]$")
+NOTE = re.compile(r"^(?P<where>[^:]+:\d+:\d+): note: (?P<note>.*)$")
+PROBLEM = "jax-stubs lint: error: "
+ARGUMENTS = {
+    "to_accelerator": (jnp.arange(3.0), jax.devices()[0]), "zero_start": (3,), "ranked": (3,),
+    "normalise": (jnp.arange(3.0),), "positive": (jnp.arange(3.0),), "resample": (jnp.arange(4.0), 2),
+    "compile_resample": (), "activate": (jnp.arange(3.0),), "activated": (jnp.arange(3.0),),
+    "ordered": (jnp.arange(3.0),), "place_peaks": (3,), "from_generator": (3,), "noise": (3,), "jitter": (3,),
+    "not_about_jax": (jnp.arange(3.0),),
+}
+
+
+def lint(folder: Path, *args: str, python: Path = PYTHON) -> subprocess.CompletedProcess[str]:
+    """``jax-stubs lint`` as a user runs it, in ``folder``."""
+    command = [str(BIN / "jax-stubs")] if python == PYTHON else [str(python), "-m", "mypy_plugin"]
+    return subprocess.run([*command, "lint", *args], cwd=folder, capture_output=True, text=True, timeout=900)
+
+
+def marked() -> list[tuple[int, str]]:
+    lines = PORTED.read_text(encoding="utf-8").splitlines()
+    return [(number, found.group(1)) for number, line in enumerate(lines, 1) if (found := MARK.search(line))]
+
+
+def errors(output: str) -> list[re.Match[str]]:
+    return [found for line in output.splitlines() if (found := ERROR.match(line))]
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("project")
+    shutil.copy(PORTED, folder / PORTED.name)
+    (folder / "pyproject.toml").write_text('[project]\nname = "signal-tools"\nversion = "0.1"\n')
+    return folder
+
+
+@pytest.fixture(scope="module")
+def first_run(project: Path) -> subprocess.CompletedProcess[str]:
+    return lint(project)
+
+
+def test_reports_exactly_the_marked_misuses_with_their_notes(first_run: subprocess.CompletedProcess[str]) -> None:
+    assert first_run.returncode == 1, first_run.stdout + first_run.stderr
+    found = errors(first_run.stdout)
+    assert [(int(error["line"]), error["code"]) for error in found] == marked()
+    assert {code for _, code in marked()} >= {
+        "jax-to-device-stream", "jax-immutable-array", "jax-discarded-update", "jax-traced-value", "jax-traced-shape",
+        "jax-jit-declaration", "jax-jit-call", "jax-unsupported-argument", "jax-inplace-default",
+        "jax-unsupported-function", "jax-prng-key", "jax-random-dtype",
+    }
+    lines = first_run.stdout.splitlines()
+    for index, line in enumerate(lines[:-1]):
+        if ERROR.match(line):
+            note = NOTE.match(lines[index + 1])
+            assert note and line.startswith(note["where"] + ": error:"), (line, lines[index + 1])
+    assert all(ERROR.match(line) or NOTE.match(line) for line in lines[:-1]), "nothing but the plugin's reports"
+    assert lines[-1] == f"Found {len(marked())} JAX errors in 1 file (checked 1 source file, 0 from the cache)"
+
+
+def test_what_it_reports_raises_and_the_rest_runs(first_run: subprocess.CompletedProcess[str]) -> None:
+    reported = {int(error["line"]): rule_for(error["code"], error["message"]) for error in errors(first_run.stdout)}
+    _, unreported = call_reported(PORTED, reported, ARGUMENTS)
+    assert unreported == ["resample", "activate", "not_about_jax"]
+
+
+def with_notes(output: str) -> list[tuple[re.Match[str], list[str]]]:
+    """Each error of the text form with the notes below it."""
+    found: list[tuple[re.Match[str], list[str]]] = []
+    for line in output.splitlines():
+        if (error := ERROR.match(line)) is not None:
+            found.append((error, []))
+        elif (note := NOTE.match(line)) is not None:
+            found[-1][1].append(note["note"])
+    return found
+
+
+def test_github_annotations_and_json_lines(project: Path, first_run: subprocess.CompletedProcess[str]) -> None:
+    text = with_notes(first_run.stdout)
+    github = lint(project, "--output", "github")
+    assert github.returncode == 1 and github.stderr == "", github.stderr
+    assert github.stdout.splitlines() == [
+        f"::error file={e['file']},line={e['line']},col={e['column']},title={e['code']}::"
+        + "%0A".join([e["message"], *notes]).replace("%", "%25").replace("%250A", "%0A")
+        for e, notes in text
+    ]
+    as_json = lint(project, "--output", "json")
+    assert as_json.returncode == 1 and as_json.stderr == "", as_json.stderr
+    assert [json.loads(line) for line in as_json.stdout.splitlines()] == [
+        {"file": e["file"], "line": int(e["line"]), "column": int(e["column"]), "code": e["code"], "message": e["message"],
+         "notes": notes}
+        for e, notes in text
+    ]
+
+
+def test_a_second_run_comes_from_its_own_cache(project: Path, first_run: subprocess.CompletedProcess[str]) -> None:
+    again = lint(project)
+    assert again.stdout.splitlines()[:-1] == first_run.stdout.splitlines()[:-1]
+    assert again.stdout.splitlines()[-1].endswith("(checked 1 source file, 1 from the cache)")
+    assert (project / ".jax_stubs_cache" / ".gitignore").read_text().splitlines()[-1] == "*"
+    assert not (project / ".mypy_cache").exists(), "the project's own mypy cache is left alone"
+    edited = project / "edited.py"
+    edited.write_text("import jax.numpy as jnp\n\nx = jnp.zeros(2)\nx.sort()\n")
+    try:
+        after_edit = lint(project)
+    finally:
+        edited.unlink()
+    assert after_edit.stdout.splitlines()[-1] == f"Found {len(marked()) + 1} JAX errors in 2 files (checked 2 source files, 1 from the cache)"
+
+
+def test_clean_code_exits_0(tmp_path: Path) -> None:
+    (tmp_path / "clean.py").write_text("import jax.numpy as jnp\n\nx = jnp.zeros(2).at[0].set(1.0)\ny: int = 'mypy would say so'\n")
+    result = lint(tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("Success: no JAX errors found (checked 1 source file")
+
+
+@pytest.mark.parametrize(("files", "arguments", "says"), [
+    ({}, ["missing.py"], "no such file or folder: missing.py"),
+    ({"pyproject.toml": "[tool.jax-stubs.lint]\nfiles = ['src']\n"}, [], 'has no key "files"; its keys are paths, exclude, disable'),
+    ({"pyproject.toml": "[tool.jax-stubs.lint]\ndisable = ['jax-no-such-rule']\n"}, [], '"jax-no-such-rule" is not a code of jax-stubs'),
+    ({"pyproject.toml": "[tool.jax-stubs.lint]\nexclude = ['(']\n"}, [], "is not a regular expression"),
+    ({"broken.py": "def broken(:\n"}, [], "mypy cannot check past broken.py:1"),
+    ({}, ["--output", "xml"], "argument --output: invalid choice: 'xml'"),
+])
+def test_what_cannot_be_checked_exits_2_with_one_line(files: dict[str, str], arguments: list[str], says: str, tmp_path: Path) -> None:
+    (tmp_path / "ok.py").write_text("import jax.numpy as jnp\n")
+    for name, content in files.items():
+        (tmp_path / name).write_text(content)
+    result = lint(tmp_path, *arguments)
+    assert result.returncode == 2 and result.stdout == "", result.stdout + result.stderr
+    last = result.stderr.splitlines()[-1]
+    assert last.startswith(PROBLEM) and says in last, result.stderr
+
+
+def test_without_jax_it_says_so_and_exits_2(tmp_path: Path) -> None:
+    python = linked_environment(tmp_path / "env", leave_out=JAX)
+    (tmp_path / "code.py").write_text("import jax.numpy as jnp\n")
+    result = lint(tmp_path, "code.py", python=python)
+    assert result.returncode == 2 and result.stdout == "", result.stdout + result.stderr
+    [line] = result.stderr.splitlines()
+    assert line.startswith(PROBLEM) and "jax" in line and "pip install" in line, line
+
+
+SETTINGS = """\
+[tool.jax-stubs.lint]
+paths = ["src"]
+exclude = ["/vendored/"]
+disable = ["jax-discarded-update"]
+
+[tool.mypy]
+plugins = ["a_plugin_that_is_not_installed"]
+disable_error_code = ["jax-traced-value"]
+
+[[tool.mypy.overrides]]
+module = "legacy"
+ignore_errors = true
+"""
+MISUSES = """\
+import jax
+import jax.numpy as jnp
+
+x = jnp.zeros(3)
+x[0] = 1.0
+x[1] = 1.0  # type: ignore[jax-immutable-array]
+x[2] = 1.0  # type: ignore
+x[0] += 1.0  # type: ignore[attr-defined]
+x.sort()
+
+
+@jax.jit
+def f(v: jax.Array) -> jax.Array:
+    if v.sum() > 0:
+        v = -v
+    return v
+"""
+
+
+def test_settings_configuration_and_ignores(tmp_path: Path) -> None:
+    """The section's paths, exclusions (also of a file named one by one) and disabled codes;
+    the mypy configuration's disabled codes and per-module sections, its other plugins left out;
+    ``# type: ignore`` as mypy reads it; two files of one module name."""
+    (tmp_path / "pyproject.toml").write_text(SETTINGS)
+    for path in ["src/misuses.py", "src/legacy.py", "src/vendored/copied.py", "src/a/conftest.py", "src/b/conftest.py", "outside.py"]:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(MISUSES)
+    result = lint(tmp_path)
+    reported = [(error["file"], int(error["line"]), error["code"]) for error in errors(result.stdout)]
+    expected = [(f"src/{name}", line, "jax-immutable-array") for name in ("a/conftest.py", "b/conftest.py", "misuses.py") for line in (5, 8)]
+    assert sorted(reported) == sorted(expected), result.stdout + result.stderr
+    named = lint(tmp_path, "src/vendored/copied.py", "outside.py")
+    assert [(error["file"], int(error["line"])) for error in errors(named.stdout)] == [("outside.py", 5), ("outside.py", 8)], named.stdout

@@ -1,0 +1,109 @@
+"""``jax-stubs lint`` where projects run their checks: pre-commit (the hook this checkout
+defines, tried with ``pre-commit try-repo``, and the README's hooks as printed) and notebooks
+through nbQA, each on a temporary git repository holding the module ported from NumPy of
+``tests/lint`` and a notebook. pre-commit installs into environments of its own, from the
+package index and the wheel under test (``PIP_FIND_LINKS``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from environments import built_wheels
+from mypy_plugin.install.compat import COMPATIBLE_MYPY
+from mypy_runs import BIN
+
+REPO = Path(__file__).resolve().parent.parent
+PORTED = REPO / "tests" / "lint" / "ported_from_numpy.py"
+JAX_RELEASE = (REPO / "jax_stubs" / "JAX_VERSION").read_text().strip()
+README_HOOKS = re.search(r"```yaml\n(repos:\n  - repo: local\n.*?)```", (REPO / "README.md").read_text(), re.DOTALL)
+CELLS = [
+    ["import jax\n", "import jax.numpy as jnp\n"],
+    ["%matplotlib inline\n", "window = jnp.ones(3)\n", "window[0] = 0.0\n"],
+    ["values = jnp.arange(3.0)\n", "values.sort()\n", "values = values.sort()\n"],
+]
+NOTEBOOK_REPORTS = [
+    "smooth.ipynb:cell_2:3:1: error: \"Array\" does not support item assignment",
+    "smooth.ipynb:cell_3:2:1: error: Result of \"values.sort\" is discarded",
+]
+
+
+def notebook(cells: list[list[str]]) -> str:
+    code: list[dict[str, object]] = [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": cell} for cell in cells]
+    return json.dumps({"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# Smoothing\n"]}, *code],
+                       "metadata": {"language_info": {"name": "python"}}, "nbformat": 4, "nbformat_minor": 5})
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A git repository with the ported module and a notebook, staged (pre-commit's
+    ``--all-files`` checks what git tracks)."""
+    folder = tmp_path / "project"
+    folder.mkdir()
+    shutil.copy(PORTED, folder / PORTED.name)
+    (folder / "smooth.ipynb").write_text(notebook(CELLS))
+    subprocess.run(["git", "init", "-q"], cwd=folder, check=True)
+    subprocess.run(["git", "add", "."], cwd=folder, check=True)
+    return folder
+
+
+def pre_commit(project: Path, *args: str, home: Path, find_links: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PIP_DISABLE_PIP_VERSION_CHECK": "1", "JAX_PLATFORMS": "cpu"}
+    if find_links is not None:
+        env["PIP_FIND_LINKS"] = str(find_links)
+    return subprocess.run([str(BIN / "pre-commit"), *args], cwd=project, env=env, capture_output=True, text=True,
+                          timeout=1800)
+
+
+def reported_codes(output: str) -> list[str]:
+    return re.findall(r"^\S+\.py:\d+:\d+: error: .*  \[(jax-[\w-]+)\]$", output, re.MULTILINE)
+
+
+def marked_codes() -> list[str]:
+    return re.findall(r"# (jax-[\w-]+)$", PORTED.read_text(), re.MULTILINE)
+
+
+def test_the_hook_of_this_checkout(project: Path, tmp_path: Path) -> None:
+    """``pre-commit try-repo`` installs this checkout with the JAX its stubs describe."""
+    manifest = (REPO / ".pre-commit-hooks.yaml").read_text()
+    assert f'"jax=={JAX_RELEASE}"' in manifest and f'"{COMPATIBLE_MYPY}"' in manifest
+    result = pre_commit(project, "try-repo", str(REPO), "jax-stubs", "--all-files", home=tmp_path / "home")
+    output = result.stdout + result.stderr
+    assert result.returncode == 1 and "jax-stubs lint" in output and "Failed" in output, output
+    assert reported_codes(output) == marked_codes(), output
+    assert "cell_" not in output, "the Python hook leaves notebooks to nbQA"
+
+
+def test_the_readme_hooks_as_printed(project: Path, tmp_path: Path) -> None:
+    """The README's hooks install the user's JAX and the matching stubs (here the wheel under
+    test, found through ``PIP_FIND_LINKS`` as on a private index) and report in modules and in
+    notebook cells."""
+    assert README_HOOKS is not None, "the README shows the hooks"
+    (project / ".pre-commit-config.yaml").write_text(README_HOOKS.group(1))
+    subprocess.run(["git", "add", ".pre-commit-config.yaml"], cwd=project, check=True)
+    wheels = built_wheels(tmp_path / "wheels")
+    result = pre_commit(project, "run", "--all-files", home=tmp_path / "home", find_links=wheels)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert reported_codes(output) == marked_codes(), output
+    for report in NOTEBOOK_REPORTS:
+        assert report in output, output
+
+
+def test_nbqa_maps_each_report_to_its_cell(tmp_path: Path) -> None:
+    (tmp_path / "smooth.ipynb").write_text(notebook(CELLS))
+    result = subprocess.run([str(BIN / "nbqa"), "jax-stubs lint", "--nbqa-shell", "smooth.ipynb"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=900,
+                            env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"})
+    assert result.returncode == 1, result.stdout + result.stderr
+    errors = [line for line in result.stdout.splitlines() if ": error: " in line]
+    assert len(errors) == len(NOTEBOOK_REPORTS), result.stdout
+    for report, line in zip(NOTEBOOK_REPORTS, errors):
+        assert line.startswith(report), line
+    assert result.stdout.splitlines()[-1].startswith("Found 2 JAX errors in 1 file")
