@@ -31,7 +31,7 @@ from typing import Final
 from mypy.errorcodes import ErrorCode
 from mypy.nodes import ARG_POS, CallExpr, Expression, IndexExpr, MemberExpr
 from mypy.plugin import CheckerPluginInterface, MethodContext
-from mypy.types import NoneType, Type
+from mypy.types import CallableType, NoneType, Type, TypeType, get_proper_type
 
 from mypy_plugin.lib import checked_module, fullnames, inplace, mypy_internals, places, reporting
 from mypy_plugin.lib.arguments import HookContext, given, known_values
@@ -78,15 +78,23 @@ def check_at_update(ctx: MethodContext) -> Type:
 def check_sort(ctx: MethodContext) -> Type:
     """``x.sort()`` as a statement: NumPy sorts ``x`` in place, JAX returns a sorted copy. A
     receiver that may also be another library's array (``jax.Array | np.ndarray``, ``Any``)
-    is left alone: for that one the statement is right."""
+    is left alone: for that one the statement is right. So is the method called on the class:
+    ``type(x).sort(x)`` discards a sorted copy, but ``jnp.ndarray.sort(x)`` raises
+    ``NotImplementedError`` (``jax.Array`` is abstract), and mypy types both as ``type[Array]``."""
     call = ctx.context
     if not isinstance(call, CallExpr) or not isinstance(call.callee, MemberExpr):
         return ctx.default_return_type
     receiver = mypy_internals.checked_type(ctx.api, call.callee.expr)
     only_jax = all(isinstance(member, NoneType) or array_receiver(member, SORT_METHOD) is not None for member in members(receiver))
-    if only_jax and checked_module.value_discarded(ctx.api, call):
+    if only_jax and not is_class(receiver) and checked_module.value_discarded(ctx.api, call):
         report(ctx.api, call, call.callee.expr, SORTED, ctx.default_return_type, fallback=SORT_METHOD)
     return ctx.default_return_type
+
+
+def is_class(typ: Type) -> bool:
+    """Whether a value of ``typ`` is a class (``jnp.ndarray``, ``type(x)``), not an instance."""
+    proper = get_proper_type(typ)
+    return isinstance(proper, TypeType) or (isinstance(proper, CallableType) and proper.is_type_obj())
 
 
 def check_inplace_false(ctx: HookContext) -> Type:
