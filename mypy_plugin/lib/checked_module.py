@@ -100,11 +100,11 @@ def enclosing_statements(api: CheckerPluginInterface, node: Context) -> list[Sta
     found: list[Statement] = []
     candidates = tree.defs if tree is not None else []
     while candidates:
-        holding = [s for s in candidates if s.line <= node.line <= (s.end_line or s.line)]
+        holding = holding_line(candidates, node.line)
         if not holding:
             break
         found.append(holding[-1])
-        candidates = [s for block in (*compound_blocks(found[-1]), *definition_blocks(found[-1])) for s in block.body]
+        candidates = inner_statements(found[-1])
     return found
 
 
@@ -117,11 +117,32 @@ def value_discarded(api: CheckerPluginInterface, node: Context) -> bool:
     tree = mypy_internals.module_tree(api)
     candidates = tree.defs if tree is not None else []
     while candidates:
-        holding = [s for s in candidates if s.line <= node.line <= (s.end_line or s.line)]
+        holding = holding_line(candidates, node.line)
         if any(isinstance(s, ExpressionStmt) and s.expr is node for s in holding):
             return True
-        candidates = [s for h in holding for block in (*compound_blocks(h), *definition_blocks(h)) for s in block.body]
+        candidates = [s for statement in holding for s in inner_statements(statement)]
     return False
+
+
+def holding_line(statements: list[Statement], line: int) -> list[Statement]:
+    """The statements among ``statements`` whose lines include ``line``."""
+    return [statement for statement in statements if statement.line <= line <= last_line(statement)]
+
+
+def last_line(statement: Statement) -> int:
+    """The last line of a statement; for an overloaded function or a property with a setter,
+    whose node mypy gives no end line, that of its last part."""
+    if isinstance(statement, OverloadedFuncDef):
+        parts = [*statement.items, *([statement.impl] if statement.impl is not None else [])]
+        return max([statement.line, *(last_line(part) for part in parts)])
+    if isinstance(statement, Decorator) and statement.end_line is None:
+        return statement.func.end_line or statement.line
+    return statement.end_line or statement.line
+
+
+def inner_statements(statement: Statement) -> list[Statement]:
+    """The statements of the blocks directly inside ``statement``."""
+    return [s for block in (*compound_blocks(statement), *definition_blocks(statement)) for s in block.body]
 
 
 def decorated_by(api: CheckerPluginInterface, call: Context) -> Decorator | None:
@@ -142,7 +163,8 @@ def definition_blocks(statement: Statement) -> list[Block]:
     if isinstance(statement, ClassDef):
         return [statement.defs]
     if isinstance(statement, OverloadedFuncDef):
-        return [item.func.body if isinstance(item, Decorator) else item.body for item in statement.items]
+        parts = [*statement.items, *([statement.impl] if statement.impl is not None else [])]
+        return [part.func.body if isinstance(part, Decorator) else part.body for part in parts]
     return []
 
 

@@ -53,7 +53,7 @@ FUNCTION_CODE: Final = ErrorCode(
     reporting.CATEGORY,
 )
 
-NUMPY: Final = fullnames.JAX_NUMPY + "."
+NUMPY: Final = inplace.NUMPY
 ARRAY_METHOD: Final = fullnames.ARRAY + "."
 
 REMOVED: Final = '"{callee}" no longer accepts {parameters} (since JAX {release}); JAX raises {exception}'
