@@ -106,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     from mypy_plugin.lint.output import FORMS
 
     parser = argparse.ArgumentParser(prog="jax-stubs", description=DESCRIPTION)
+    # Before the command, as earlier releases took it: jax-stubs --python-executable PY check
+    parser.add_argument("--python-executable", dest="python_executable_before", help=argparse.SUPPRESS)
     commands = parser.add_subparsers(dest="command", required=True, metavar="{check,lint}")
     check_command = commands.add_parser("check", help="check that the stubs fit the installed jax", description=DESCRIPTION)
     check_command.add_argument("--python-executable", metavar="PYTHON",
@@ -122,11 +124,9 @@ def main(argv: list[str] | None = None) -> int:
         from mypy_plugin.lint import run
 
         status = run(args.paths, args.output)
-        # As mypy's own command ends: freeing the program mypy built up takes seconds.
-        sys.stdout.flush()
         sys.stderr.flush()
-        os._exit(status)
-    return check(args.python_executable)
+        os._exit(status)  # as mypy's own command ends: freeing the program mypy built takes seconds
+    return check(args.python_executable or args.python_executable_before)
 
 
 if __name__ == "__main__":

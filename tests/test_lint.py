@@ -8,6 +8,7 @@ second run from the cache, and a project's settings, mypy configuration and igno
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -213,3 +214,50 @@ def test_settings_configuration_and_ignores(tmp_path: Path) -> None:
     assert sorted(reported) == sorted(expected), result.stdout + result.stderr
     named = lint(tmp_path, "src/vendored/copied.py", "outside.py")
     assert [(error["file"], int(error["line"])) for error in errors(named.stdout)] == [("outside.py", 5), ("outside.py", 8)], named.stdout
+
+
+def test_from_a_subfolder_paths_mean_what_they_say_at_the_root(tmp_path: Path) -> None:
+    """Run in ``src/``: the settings' paths and exclusions are the root's, a path given is the
+    subfolder's, and reports name files from the root (as GitHub annotations need)."""
+    (tmp_path / "pyproject.toml").write_text('[tool.jax-stubs.lint]\nexclude = ["^src/vendored/"]\n')
+    for path in ["src/kept.py", "src/vendored/copied.py"]:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(MISUSES)
+    result = lint(tmp_path / "src", ".")
+    assert sorted({error["file"] for error in errors(result.stdout)}) == ["src/kept.py"], result.stdout + result.stderr
+    only_excluded = lint(tmp_path / "src", "vendored/copied.py")
+    assert only_excluded.returncode == 0, only_excluded.stdout + only_excluded.stderr
+    assert only_excluded.stdout.startswith("Success: no JAX errors found (checked 0 source files"), only_excluded.stdout
+
+
+def test_modules_of_one_name_that_others_import(tmp_path: Path) -> None:
+    """Two script folders, each with a ``utils.py`` its sibling imports: each is checked under
+    its own name, in turn, and both report."""
+    for folder in ("scripts", "tools"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "utils.py").write_text(MISUSES)
+        (tmp_path / folder / "run.py").write_text("import utils\n\nutils.x.sort()\n")
+    result = lint(tmp_path)
+    reported = sorted((error["file"], int(error["line"])) for error in errors(result.stdout))
+    assert reported == sorted([(f"{folder}/utils.py", line) for folder in ("scripts", "tools") for line in (5, 8, 9, 14)]
+                              + [(f"{folder}/run.py", 3) for folder in ("scripts", "tools")]), result.stdout + result.stderr
+
+
+def test_mypy_workers_from_the_environment_change_nothing(project: Path, first_run: subprocess.CompletedProcess[str]) -> None:
+    result = subprocess.run([str(BIN / "jax-stubs"), "lint"], cwd=project, capture_output=True, text=True, timeout=900,
+                            env={**os.environ, "MYPY_NUM_WORKERS": "2"})
+    assert result.stdout.splitlines()[:-1] == first_run.stdout.splitlines()[:-1], result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(("files", "says"), [
+    ({"latin.py": b"x = '\xe9'\n"}, "mypy cannot check past: latin.py: error: "),
+    ({"pyproject.toml": b'[tool]\njax-stubs = "lint"\n'}, "[tool.jax-stubs.lint] of "),
+])
+def test_files_it_cannot_read_exit_2_with_one_line(files: dict[str, bytes], says: str, tmp_path: Path) -> None:
+    (tmp_path / "ok.py").write_text("import jax.numpy as jnp\n")
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(content)
+    result = lint(tmp_path)
+    assert result.returncode == 2 and result.stdout == "", result.stdout + result.stderr
+    [line] = result.stderr.splitlines()
+    assert line.startswith(PROBLEM) and says in line and "None" not in line, line

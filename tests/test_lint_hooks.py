@@ -27,6 +27,7 @@ CELLS = [
     ["import jax\n", "import jax.numpy as jnp\n"],
     ["%matplotlib inline\n", "window = jnp.ones(3)\n", "window[0] = 0.0\n"],
     ["values = jnp.arange(3.0)\n", "values.sort()\n", "values = values.sort()\n"],
+    ["shown = jnp.arange(3.0)\n", "shown.sort()\n"],  # the cell's value: shown, not thrown away
 ]
 NOTEBOOK_REPORTS = [
     "smooth.ipynb:cell_2:3:1: error: \"Array\" does not support item assignment",
@@ -94,6 +95,7 @@ def test_the_readme_hooks_as_printed(project: Path, tmp_path: Path) -> None:
     assert reported_codes(output) == marked_codes(), output
     for report in NOTEBOOK_REPORTS:
         assert report in output, output
+    assert "cell_4" not in output, "a cell's last value is shown, not thrown away"
 
 
 def test_nbqa_maps_each_report_to_its_cell(tmp_path: Path) -> None:
@@ -106,4 +108,4 @@ def test_nbqa_maps_each_report_to_its_cell(tmp_path: Path) -> None:
     assert len(errors) == len(NOTEBOOK_REPORTS), result.stdout
     for report, line in zip(NOTEBOOK_REPORTS, errors):
         assert line.startswith(report), line
-    assert result.stdout.splitlines()[-1].startswith("Found 2 JAX errors in 1 file")
+    assert result.stdout.splitlines()[-1].startswith(f"Found {len(NOTEBOOK_REPORTS)} JAX errors in 1 file")

@@ -18,6 +18,7 @@ Exit status: 1 when it reports, 0 when not, 2 when it cannot check (said in one 
 
 from __future__ import annotations
 
+import os
 import sys
 from importlib.util import find_spec
 from pathlib import Path
@@ -58,27 +59,39 @@ def codes() -> frozenset[str]:
 
 
 def run(paths: list[str], form: str) -> int:
-    """``jax-stubs lint``: check, print the plugin's reports in ``form``, and the exit status."""
+    """``jax-stubs lint``: check, print the plugin's reports in ``form``, and the exit status.
+    It works in the project's root: the paths given, relative to where it started, are taken
+    from there, and the reports name files relative to the root."""
     problem = environment_problem()
     if problem is not None:
         say(problem)
         return 2
-    from mypy_plugin.lint import checking, output, settings
+    from mypy_plugin.lint import checking, notebooks, output, settings
 
     try:
         found = settings.read(Path.cwd(), codes())
-        checked = checking.check(paths, found)
+        targets = [os.path.relpath(os.path.abspath(path), found.root) for path in paths]
+        os.chdir(found.root)
+        checked = checking.check(targets, found)
     except (settings.SettingsError, checking.CannotCheck) as error:
         say(str(error))
         return 2
-    if checked.blocking:
-        first = output.Report.of(checked.blocking[0])
-        say(f"mypy cannot check past {first.where}: {first.message}")
+    if checked.stopped_at is not None:
+        stopped = output.Report.of(checked.stopped_at)
+        say(f"mypy cannot check past {stopped.where}: {stopped.message}" if stopped.file != "None"
+            else f"mypy cannot check past: {stopped.message}")
         return 2
-    reports = sorted((output.Report.of(error) for error in checked.errors if error.get("code") not in found.disable),
+    shown = {file: notebooks.displayed_lines(Path(file)) for file in {str(error.get("file")) for error in checked.errors}}
+    reports = sorted((report for report in map(output.Report.of, checked.errors)
+                      if report.code not in found.disable
+                      and not (report.code == notebooks.SHOWN_CODE and report.line in shown.get(report.file, ()))),
                      key=lambda report: (report.file, report.line, report.column))
-    for line in output.lines(reports, form):
-        print(line)
-    if form == "text":
-        print(output.summary(reports, checked.sources, checked.rechecked))
+    try:
+        for line in output.lines(reports, form):
+            print(line)
+        if form == "text":
+            print(output.summary(reports, checked.sources, checked.rechecked))
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped reading (| head): the status stands
+        pass
     return 1 if reports else 0

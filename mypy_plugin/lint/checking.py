@@ -1,27 +1,30 @@
-"""One mypy run with the plugin over a project, as a linter needs it.
+"""mypy with the plugin over a project, as a linter needs it.
 
+It runs in the project's root (``settings.Settings.root``), so that paths in the settings, in
+the mypy configuration and in the reports all mean the same thing wherever the command started.
 mypy's options start from the project's own mypy configuration, found as mypy finds it, so what
 it says about files and modules holds (``files``, ``exclude``, per-module sections such as
 ``ignore_errors``, ``disable_error_code``); then linting sets what it needs of the rest:
 
 - the plugin, and no other (a project's other plugins need not be installed where it lints);
-  ``mypy_plugin.typed_jit`` where the configuration names it;
+  ``mypy_plugin.typed_jit`` where the configuration names it; no parallel workers (they load
+  plugins from the configuration alone);
 - unannotated functions checked (``check_untyped_defs``), so that arrays made by ``jnp`` calls
   are known there; imports followed silently, missing ones ignored;
 - a cache of its own, ``.jax_stubs_cache`` in the project's root, so that the project's own
   mypy cache is left as it is and a second run checks only what changed;
 - mypy's JSON output, read back into reports (an error and its notes are one object there).
 
-Files that share a module name (two ``conftest.py`` folders without ``__init__.py``, which mypy
-refuses) are checked under names made from their paths. Files the exclusions match are left
-out even when named one by one (as pre-commit names them).
+Files the exclusions match are left out even when named one by one (as pre-commit names
+them). Files that share a module name (``conftest.py`` in two folders without
+``__init__.py``, which mypy refuses in one run) are checked in turns, each under its own name.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
+import sys
 from collections import Counter
 from io import StringIO
 from pathlib import Path
@@ -39,100 +42,121 @@ class CannotCheck(Exception):
 
 
 class Checked:
-    """What one run found: the plugin's errors (mypy's JSON objects), errors that stopped mypy,
-    how many source files it checked and how many of them again (None where unknown)."""
+    """What the runs found: the plugin's errors (mypy's JSON objects), the error that stopped
+    mypy (if one did), how many source files were checked and how many of them again (None
+    where unknown)."""
 
-    __slots__ = ("errors", "blocking", "sources", "rechecked")
+    __slots__ = ("errors", "stopped_at", "sources", "rechecked")
 
-    def __init__(self, errors: list[dict[str, Any]], blocking: list[dict[str, Any]], sources: int,
+    def __init__(self, errors: list[dict[str, Any]], stopped_at: dict[str, Any] | None, sources: int,
                  rechecked: int | None) -> None:
-        self.errors, self.blocking, self.sources, self.rechecked = errors, blocking, sources, rechecked
+        self.errors, self.stopped_at, self.sources, self.rechecked = errors, stopped_at, sources, rechecked
 
 
 def check(targets: list[str], settings: Settings) -> Checked:
-    """Check ``targets`` (or what the settings or the mypy configuration name, or the root)."""
-    from mypy import build
-    from mypy.errors import CompileError
+    """Check ``targets`` (relative to the root, where this runs), or what the settings or the
+    mypy configuration name, or the root."""
     from mypy.fscache import FileSystemCache
+
+    fscache = FileSystemCache()
+    sources, options = source_files(targets or list(settings.paths), settings, fscache)
+    configured_plugins = list(options.plugins)
+    lint_options(options, settings.root)
+    errors: list[dict[str, Any]] = []
+    rechecked: int | None = 0
+    cache = options.cache_dir
+    for number, turn in enumerate(turns(sources)):
+        # Each turn its own cache: there a module name always means the same file (mypy takes
+        # a cached module of equal content for fresh, whichever file it was read from).
+        options.cache_dir = cache if number == 0 else str(Path(cache) / f"turn-{number + 1}")
+        found, stopped_at, again = build(turn, options, configured_plugins, fscache)
+        if stopped_at is not None:
+            return Checked([], stopped_at, len(sources), None)
+        errors += found
+        rechecked = rechecked + again if rechecked is not None and again is not None else None
+    return Checked(errors, None, len(sources), rechecked)
+
+
+def build(sources: list[Any], options: Any, configured_plugins: list[str], fscache: Any) -> tuple[list[dict[str, Any]], dict[str, Any] | None, int | None]:
+    """One mypy build: the plugin's errors, the error that stopped it (or None), and how many
+    of the sources it checked again (None where unknown)."""
+    from mypy import build as mypy_build
+    from mypy.errors import CompileError
 
     from mypy_plugin.lib import mypy_internals
 
-    fscache = FileSystemCache()
-    options, configured_plugins = project_options(fscache)
-    sources = source_files(targets, settings, options, fscache)
-    lint_options(options, settings.root)
     messages: list[str] = []
-    blocking: list[str] = []
 
     def collect(path: str | None, new: list[str], serious: bool) -> None:
-        (blocking if serious else messages).extend(new)
+        messages.extend(new)
 
     try:
-        result = build.build(sources, options, flush_errors=collect, fscache=fscache,
-                             extra_plugins=[plugin_class(configured_plugins)(options)])
-    except CompileError as error:  # a blocking error: mypy has said it, streamed or in the exception
-        said = [found for found in parsed([*messages, *blocking, *error.messages]) if found.get("severity") == "error"]
-        return Checked([], said or parsed([str(error)]), len(sources), None)
+        result = mypy_build.build(sources, options, flush_errors=collect, fscache=fscache,
+                                  extra_plugins=[plugin_class(configured_plugins)(options)])
+    except CompileError as error:  # mypy stops right after the file it cannot check past
+        said = [found for found in parsed([*messages, *error.messages]) if found.get("severity") == "error"]
+        said = said or parsed([str(error)])
+        return [], next(found for found in said if found.get("file") == said[-1].get("file")), None
     rechecked = mypy_internals.rechecked_modules(result)
     modules = {source.module for source in sources}
-    return Checked(
-        [error for error in parsed(messages) if str(error.get("code") or "").startswith(CODE_PREFIX)],
-        [], len(sources), len(modules & rechecked) if rechecked is not None else None,
-    )
+    plugin_errors = [found for found in parsed(messages)
+                     if found.get("severity") == "error" and str(found.get("code") or "").startswith(CODE_PREFIX)]
+    return plugin_errors, None, len(modules & rechecked) if rechecked is not None else None
 
 
-def project_options(fscache: Any) -> tuple[Any, list[str]]:
-    """mypy's options from the project's configuration, and the plugins it names."""
+def source_files(targets: list[str], settings: Settings, fscache: Any) -> tuple[list[Any], Any]:
+    """The files to check and mypy's options for them, from the project's configuration: the
+    targets as mypy expands them (else the configuration's ``files``, else the root), less the
+    files the exclusions match. mypy's own warnings about the configuration go to stderr."""
+    for target in targets:
+        if not Path(target).exists():
+            raise CannotCheck(f"no such file or folder: {target}")
+    sources, options = mypy_options(targets, fscache)
+    if not sources and not targets:  # nothing named, nothing in the configuration: the root
+        sources, options = mypy_options(["."], fscache)
+    options.exclude = [*options.exclude, *settings.exclude]
+    excluded = [re.compile(pattern) for pattern in options.exclude]
+    kept = [source for source in sources
+            if source.path is None or not any(pattern.search(Path(source.path).as_posix()) for pattern in excluded)]
+    return kept, options
+
+
+def mypy_options(targets: list[str], fscache: Any) -> tuple[list[Any], Any]:
+    """``process_options`` of mypy, as its command line would run for ``targets``."""
     from mypy.main import process_options
 
     stderr = StringIO()
     try:
-        _, options = process_options([], stdout=StringIO(), stderr=stderr, require_targets=False, fscache=fscache)
+        sources, options = process_options(list(targets), stdout=StringIO(), stderr=stderr, require_targets=False,
+                                           fscache=fscache)
     except SystemExit:
-        raise CannotCheck(f"mypy cannot read the project's configuration: {one_line(stderr.getvalue())}") from None
-    return options, list(options.plugins)
+        raise CannotCheck(f"mypy cannot start: {one_line(stderr.getvalue())}") from None
+    except Exception as error:  # an unreadable configuration file, said in one line
+        raise CannotCheck(f"mypy cannot read the project's configuration: {type(error).__name__}: {error}") from None
+    for line in stderr.getvalue().splitlines():
+        if line.strip():
+            print(f"jax-stubs lint: mypy: {line}", file=sys.stderr)
+    return list(sources), options
 
 
-def source_files(targets: list[str], settings: Settings, options: Any, fscache: Any) -> list[Any]:
-    """The files to check, each under a module name of its own, without the excluded ones."""
-    from mypy.find_sources import InvalidSourceList, create_source_list
-
-    if not targets:
-        named = [relative(settings.root / path) for path in settings.paths]
-        targets = named or list(options.files or []) or [relative(settings.root)]
-    for target in targets:
-        if not os.path.exists(target):
-            raise CannotCheck(f"no such file or folder: {target}")
-    options.exclude = [*options.exclude, *settings.exclude]
-    try:
-        sources = create_source_list(targets, options, fscache)
-    except InvalidSourceList as error:
-        raise CannotCheck(one_line(str(error))) from None
-    excluded = [re.compile(pattern) for pattern in options.exclude]
-    kept = [source for source in sources
-            if source.path is None or not any(pattern.search(Path(source.path).as_posix()) for pattern in excluded)]
-    if not kept:
-        raise CannotCheck(f"no Python files to check in {', '.join(targets)}")
-    return unique_modules(kept)
-
-
-def unique_modules(sources: list[Any]) -> list[Any]:
-    """The sources, those that share a module name renamed after their paths
-    (``tests/unit/conftest.py`` -> ``tests.unit.conftest``)."""
-    from mypy.modulefinder import BuildSource
-
-    count = Counter(source.module for source in sources)
-    renamed = []
+def turns(sources: list[Any]) -> list[list[Any]]:
+    """The sources in as few builds as keep each module name once in a build: every file in
+    the first, but the second and later files of a shared name (mypy refuses two modules of one
+    name in a build, and a name made up for one would break the imports that reach it)."""
+    seen: Counter[str] = Counter()
+    found: list[list[Any]] = []
     for source in sources:
-        if count[source.module] > 1 and source.path is not None:
-            module = ".".join(Path(relative(Path(source.path))).with_suffix("").parts).lstrip(".")
-            source = BuildSource(source.path, module, source.text, source.base_dir, source.followed)
-        renamed.append(source)
-    return renamed
+        turn = seen[source.module]
+        seen[source.module] += 1
+        if turn == len(found):
+            found.append([])
+        found[turn].append(source)
+    return found
 
 
 LINT_OPTIONS: Final = {
     "plugins": [],  # the plugin is given to the build itself (``plugin_class``)
+    "num_workers": 0,  # mypy's parallel workers load plugins from the configuration alone
     "check_untyped_defs": True,
     "ignore_missing_imports": True,
     "follow_imports": "silent",
@@ -147,19 +171,17 @@ LINT_OPTIONS: Final = {
     "warn_unused_configs": False,
     "report_dirs": {},
     "junit_xml": None,
+    "fixed_format_cache": True,  # mypy's faster cache format, the default from mypy 2.0
 }
-"""What linting sets of mypy's options, over the project's own."""
-FASTER_CACHE: Final = "fixed_format_cache"
-"""mypy's binary cache format: the default from mypy 2.0, an option in 1.19."""
+"""What linting sets of mypy's options, over the project's own (those this mypy has)."""
 
 
 def lint_options(options: Any, root: Path) -> None:
     """What linting needs of mypy's options, over the project's own, and its cache."""
     for name, value in LINT_OPTIONS.items():
-        setattr(options, name, value if not isinstance(value, (list, dict)) else type(value)())
+        if hasattr(options, name):
+            setattr(options, name, value if not isinstance(value, (list, dict)) else type(value)())
     options.cache_dir = str(cache_folder(root))
-    if hasattr(options, FASTER_CACHE):
-        setattr(options, FASTER_CACHE, True)
 
 
 def cache_folder(root: Path) -> Path:
@@ -191,7 +213,8 @@ def plugin_class(configured: list[str]) -> type:
 
 
 def parsed(lines: list[str]) -> list[dict[str, Any]]:
-    """mypy's JSON lines as objects; a line that is not one (a crash's text) as its message."""
+    """mypy's JSON lines as objects; a line that is not one (mypy says some errors as plain
+    text, such as a file it cannot decode) as an error whose message is that text."""
     found = []
     for line in lines:
         try:
@@ -201,14 +224,6 @@ def parsed(lines: list[str]) -> list[dict[str, Any]]:
         if isinstance(value, dict):
             found.append(value)
     return found
-
-
-def relative(path: Path) -> str:
-    """``path`` as mypy will print it: relative to the current folder where it is below it."""
-    try:
-        return os.path.relpath(path)
-    except ValueError:  # another drive
-        return str(path)
 
 
 def one_line(text: str) -> str:

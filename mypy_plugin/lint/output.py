@@ -2,7 +2,8 @@
 annotations, or JSON lines.
 
 A report is one error with its notes, read from mypy's JSON output (which carries the notes
-tied to an error as its hint). Lines and columns count from 1, as mypy's text form prints them.
+tied to an error as its hint). Lines and columns count from 1, as mypy's text form prints them
+(a column mypy does not know is left out, ``null`` in JSON).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ class Report:
 
     @property
     def where(self) -> str:
+        if self.line < 1:
+            return self.file
         return f"{self.file}:{self.line}:{self.column}" if self.column > 0 else f"{self.file}:{self.line}"
 
     def text(self) -> list[str]:
@@ -47,8 +50,8 @@ class Report:
 
     def json(self) -> list[str]:
         """One JSON object per line."""
-        return [json.dumps({"file": self.file, "line": self.line, "column": self.column, "code": self.code,
-                            "message": self.message, "notes": self.notes})]
+        return [json.dumps({"file": self.file, "line": self.line, "column": self.column if self.column > 0 else None,
+                            "code": self.code, "message": self.message, "notes": self.notes})]
 
 
 def escape(text: str, is_property: bool) -> str:

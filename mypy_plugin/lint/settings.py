@@ -67,8 +67,10 @@ def read(start: Path, codes: frozenset[str]) -> Settings:
         document = load_toml(path)
     except (OSError, ValueError) as error:
         raise SettingsError(f"cannot read {path}: {error}") from None
-    section = document.get("tool", {}).get("jax-stubs", {}).get("lint", {})
     where = f"{SECTION} of {path}"
+    section: object = document
+    for key in ("tool", "jax-stubs", "lint"):
+        section = section.get(key, {}) if isinstance(section, dict) else None
     if not isinstance(section, dict):
         raise SettingsError(f"{where} must be a table")
     unknown = sorted(set(section) - set(KEYS))
