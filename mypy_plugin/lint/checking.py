@@ -212,15 +212,28 @@ def plugin_class(configured: list[str]) -> type:
     return plugin(mypy_version)
 
 
+TEXT_LINE: Final = re.compile(
+    r"^(?P<file>[^:\s][^:]*?)(?::(?P<line>\d+))?(?::(?P<column>\d+))?: (?P<severity>error|note): "
+    r"(?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$"
+)
+"""A line of mypy's text form, ``file[:line[:column]]: error: message  [code]``: mypy says some
+errors so whatever the output format (a file it cannot decode; with mypy 1.19, the syntax
+error it stops at)."""
+
+
 def parsed(lines: list[str]) -> list[dict[str, Any]]:
-    """mypy's JSON lines as objects; a line that is not one (mypy says some errors as plain
-    text, such as a file it cannot decode) as an error whose message is that text."""
+    """mypy's output lines as its JSON objects (a line of its text form read into one; any
+    other line as an error whose message is that text)."""
     found = []
     for line in lines:
         try:
             value = json.loads(line)
         except ValueError:
+            text = TEXT_LINE.match(line)
             value = {"file": None, "line": -1, "column": -1, "message": line, "hint": None, "code": None, "severity": "error"}
+            if text is not None:
+                value.update(file=text["file"], line=int(text["line"] or -1), column=int(text["column"] or 0) - 1,
+                             message=text["message"], code=text["code"], severity=text["severity"])
         if isinstance(value, dict):
             found.append(value)
     return found
