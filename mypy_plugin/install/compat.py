@@ -32,15 +32,12 @@ def minimum() -> str:
 def unsupported(version: str) -> type:
     """On a mypy older than the minimum: one line on stderr with the command that upgrades
     mypy, and mypy's own no-op plugin class, so the run goes on with the stubs alone."""
-    import sys
-    from importlib.util import find_spec
-
     from mypy.plugin import Plugin
 
     from mypy_plugin.install import messages
     from mypy_plugin.install.diagnosis import Installer
     from mypy_plugin.lib import stderr
 
-    upgrade = Installer(sys.executable, find_spec("pip") is not None).install(COMPATIBLE_MYPY)
+    upgrade = Installer.of_this_python().install(COMPATIBLE_MYPY)
     stderr.say(messages.unsupported_mypy(version, minimum(), upgrade))
     return Plugin

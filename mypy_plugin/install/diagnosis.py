@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.util import find_spec
 from pathlib import Path
 
 from mypy_plugin import __version__
@@ -32,6 +33,10 @@ class Installer:
 
     python: str
     has_pip: bool
+
+    @classmethod
+    def of_this_python(cls) -> Installer:
+        return cls(sys.executable, find_spec("pip") is not None)
 
     def install(self, requirement: str, *, reinstall: bool = False) -> str:
         """The command that installs ``requirement`` (``reinstall``: again, alone)."""

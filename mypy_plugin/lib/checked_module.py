@@ -133,8 +133,7 @@ def last_line(statement: Statement) -> int:
     """The last line of a statement; for an overloaded function or a property with a setter,
     whose node mypy gives no end line, that of its last part."""
     if isinstance(statement, OverloadedFuncDef):
-        parts = [*statement.items, *([statement.impl] if statement.impl is not None else [])]
-        return max([statement.line, *(last_line(part) for part in parts)])
+        return max([statement.line, *(last_line(part) for part in overload_parts(statement))])
     if isinstance(statement, Decorator) and statement.end_line is None:
         return statement.func.end_line or statement.line
     return statement.end_line or statement.line
@@ -163,9 +162,14 @@ def definition_blocks(statement: Statement) -> list[Block]:
     if isinstance(statement, ClassDef):
         return [statement.defs]
     if isinstance(statement, OverloadedFuncDef):
-        parts = [*statement.items, *([statement.impl] if statement.impl is not None else [])]
-        return [part.func.body if isinstance(part, Decorator) else part.body for part in parts]
+        return [part.func.body if isinstance(part, Decorator) else part.body for part in overload_parts(statement)]
     return []
+
+
+def overload_parts(statement: OverloadedFuncDef) -> list[Decorator | FuncDef]:
+    """The items of an overloaded function (or of a property with a setter), then its
+    implementation if it has one."""
+    return [*statement.items, *([statement.impl] if statement.impl is not None else [])]
 
 
 def compound_blocks(statement: Statement) -> list[Block]:

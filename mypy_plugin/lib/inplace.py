@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from mypy.nodes import CallExpr, MemberExpr, RefExpr
+from mypy.nodes import ARG_POS, CallExpr, Expression, MemberExpr, RefExpr
 
 from mypy_plugin.lib import fullnames, release
+from mypy_plugin.lib.arguments import HookContext
 from mypy_plugin.lib.release import Release
 
 NUMPY: Final = fullnames.JAX_NUMPY + "."
@@ -29,6 +30,13 @@ UFUNC_AT_SINCE: Final = {
 }
 """The first release whose ``jnp.<name>`` has ``at`` (read from the source of each release);
 from 0.6.2 every ufunc the stubs declare has it."""
+
+
+def updated_array(ctx: HookContext) -> Expression | None:
+    """The array the call means to update: what it passes, by position, for the function's
+    first parameter (``x`` of ``jnp.put(x, ...)`` and ``jnp.add.at(x, ...)``); None otherwise."""
+    first_is_array = ctx.args and ctx.callee_arg_names[0] != "self" and len(ctx.args[0]) == 1 and ctx.arg_kinds[0][0] == ARG_POS
+    return ctx.args[0][0] if first_is_array else None
 
 
 def ufunc_name(call: CallExpr) -> str | None:

@@ -39,7 +39,7 @@ def environment_problem() -> str | None:
     from mypy_plugin.install import compat
     from mypy_plugin.install.diagnosis import Diagnosis, Installer
 
-    installer = Installer(sys.executable, find_spec("pip") is not None)
+    installer = Installer.of_this_python()
     if find_spec("mypy") is None:
         return f"linting needs mypy: {installer.install(f'jax-stubs[lint]=={__version__}')}"
     from mypy.version import __version__ as mypy_version

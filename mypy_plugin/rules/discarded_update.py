@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Final
 
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import ARG_POS, CallExpr, Expression, IndexExpr, MemberExpr
+from mypy.nodes import CallExpr, Expression, IndexExpr, MemberExpr
 from mypy.plugin import CheckerPluginInterface, MethodContext
 from mypy.types import CallableType, NoneType, Type, TypeType, get_proper_type
 
@@ -107,8 +107,7 @@ def check_inplace_false(ctx: HookContext) -> Type:
     passed = given(ctx, inplace.PARAMETER)
     if passed is None or passed.absent or any(known_values(typ) != frozenset({False}) for typ in passed.types):
         return ctx.default_return_type
-    array = call.args[0] if call.args and call.arg_kinds[0] == ARG_POS else None
-    report(ctx.api, call, array, UPDATED, ctx.default_return_type, fallback=method_of(call.callee))
+    report(ctx.api, call, inplace.updated_array(ctx), UPDATED, ctx.default_return_type, fallback=method_of(call.callee))
     return ctx.default_return_type
 
 

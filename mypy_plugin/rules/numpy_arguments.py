@@ -206,11 +206,9 @@ UNSUPPORTED_ARGUMENTS: Final[Mapping[str, tuple[Unsupported, ...]]] = by_functio
 """By full name: the checks of its parameters."""
 
 INPLACE_FUNCTIONS: Final[Mapping[str, str]] = {
-    NUMPY + "put": "ValueError",
-    NUMPY + "place": "ValueError",
-    NUMPY + "put_along_axis": "ValueError",
+    **dict.fromkeys(inplace.FUNCTIONS, "ValueError"),
     NUMPY + "fill_diagonal": "NotImplementedError",
-    **{name: "NotImplementedError" for name in inplace.UFUNC_AT},
+    **dict.fromkeys(inplace.UFUNC_AT, "NotImplementedError"),
 }
 """The functions that raise unless ``inplace=False`` (``lib/inplace.py``), and the exception."""
 
@@ -305,8 +303,7 @@ def inplace_advice(ctx: HookContext, callee: str, fullname: str, inplace_args: l
     if arguments is None:
         return [PASS_INPLACE_FALSE]
     fixed = f"{callee}({', '.join([*arguments, 'inplace=False'])})"
-    first_is_array = ctx.args and ctx.callee_arg_names[0] != "self" and len(ctx.args[0]) == 1 and ctx.arg_kinds[0][0] == ARG_POS
-    array = ctx.args[0][0] if first_is_array else None
+    array = inplace.updated_array(ctx)
     alone = checked_module.value_discarded(ctx.api, call)
     put = places.put_back(ctx.api, array, fixed, ctx.default_return_type) if alone and array is not None else None
     if put is None:
