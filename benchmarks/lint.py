@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import re
 import shutil
 import statistics
@@ -36,7 +34,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from sweep import fetch_sources  # noqa: E402
+from sweep import fetch_sources, machine  # noqa: E402
 
 BIN = Path(sys.executable).parent
 CONFIG = "[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\nignore_missing_imports = True\nfollow_imports = silent\n"
@@ -100,9 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"lint benchmark: warm lint / warm mypy, median over {len(results)} packages: {statistics.median(ratios):.2f}"
               f" (from {min(ratios):.2f} to {max(ratios):.2f})")
         if args.json:
-            machine = {"python": platform.python_version(), "processor": platform.processor() or platform.machine(),
-                       "cpus": os.cpu_count()}
-            args.json.write_text(json.dumps({"machine": machine, "reps": args.reps, "packages": results}, indent=1) + "\n")
+            args.json.write_text(json.dumps({"machine": machine(), "reps": args.reps, "packages": results}, indent=1) + "\n")
         return 0 if all(result["agrees"] for result in results) else 1
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -20,6 +20,9 @@ import numpy as np
 import yaml
 
 TYPECHECK = Path(__file__).parent / "typecheck"
+PORTED_FROM_NUMPY = Path(__file__).resolve().parent / "lint" / "ported_from_numpy.py"
+"""The module ``jax-stubs lint`` is tested on: one misuse of each code, marked ``# jax-...``."""
+MARK = re.compile(r"# (jax-[\w-]+)$")
 PLACEHOLDER = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 UNESCAPE = re.compile(r"\\(.)")  # a regex "out" line, read back as the text it matches
 GOT = re.compile(r'does not accept a stream \(got "(.*?)"\)')
@@ -348,6 +351,12 @@ def probes() -> Iterator[Probed]:
     finally:
         delattr(builtins, KEEP)
         delattr(builtins, SNAPSHOT)
+
+
+def marked_misuses(path: Path = PORTED_FROM_NUMPY) -> list[tuple[int, str]]:
+    """The lines marked ``# jax-...`` in ``path``, with the code each mark names."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [(number, found.group(1)) for number, line in enumerate(lines, 1) if (found := MARK.search(line))]
 
 
 def call_reported(path: Path, reported: dict[int, Rule], arguments: dict[str, tuple[Any, ...]]) -> tuple[dict[str, Any], list[str]]:

@@ -18,12 +18,10 @@ import jax
 import jax.numpy as jnp
 import pytest
 
-from cases import call_reported, rule_for
+from cases import PORTED_FROM_NUMPY, call_reported, marked_misuses, rule_for
 from environments import JAX, linked_environment
 from mypy_runs import BIN, PYTHON
 
-PORTED = Path(__file__).resolve().parent / "lint" / "ported_from_numpy.py"
-MARK = re.compile(r"# (jax-[\w-]+)$")
 ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+): error: (?P<message>.*)  \[(?P<code>[\w-]+)\]$")
 NOTE = re.compile(r"^(?P<where>[^:]+:\d+:\d+): note: (?P<note>.*)$")
 PROBLEM = "jax-stubs lint: error: "
@@ -42,11 +40,6 @@ def lint(folder: Path, *args: str, python: Path = PYTHON) -> subprocess.Complete
     return subprocess.run([*command, "lint", *args], cwd=folder, capture_output=True, text=True, timeout=900)
 
 
-def marked() -> list[tuple[int, str]]:
-    lines = PORTED.read_text(encoding="utf-8").splitlines()
-    return [(number, found.group(1)) for number, line in enumerate(lines, 1) if (found := MARK.search(line))]
-
-
 def errors(output: str) -> list[re.Match[str]]:
     return [found for line in output.splitlines() if (found := ERROR.match(line))]
 
@@ -54,7 +47,7 @@ def errors(output: str) -> list[re.Match[str]]:
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("project")
-    shutil.copy(PORTED, folder / PORTED.name)
+    shutil.copy(PORTED_FROM_NUMPY, folder / PORTED_FROM_NUMPY.name)
     (folder / "pyproject.toml").write_text('[project]\nname = "signal-tools"\nversion = "0.1"\n')
     return folder
 
@@ -67,8 +60,8 @@ def first_run(project: Path) -> subprocess.CompletedProcess[str]:
 def test_reports_exactly_the_marked_misuses_with_their_notes(first_run: subprocess.CompletedProcess[str]) -> None:
     assert first_run.returncode == 1, first_run.stdout + first_run.stderr
     found = errors(first_run.stdout)
-    assert [(int(error["line"]), error["code"]) for error in found] == marked()
-    assert {code for _, code in marked()} >= {
+    assert [(int(error["line"]), error["code"]) for error in found] == marked_misuses()
+    assert {code for _, code in marked_misuses()} >= {
         "jax-to-device-stream", "jax-immutable-array", "jax-discarded-update", "jax-traced-value", "jax-traced-shape",
         "jax-jit-declaration", "jax-jit-call", "jax-unsupported-argument", "jax-inplace-default",
         "jax-unsupported-function", "jax-prng-key", "jax-random-dtype",
@@ -79,12 +72,12 @@ def test_reports_exactly_the_marked_misuses_with_their_notes(first_run: subproce
             note = NOTE.match(lines[index + 1])
             assert note and line.startswith(note["where"] + ": error:"), (line, lines[index + 1])
     assert all(ERROR.match(line) or NOTE.match(line) for line in lines[:-1]), "nothing but the plugin's reports"
-    assert lines[-1] == f"Found {len(marked())} JAX errors in 1 file (checked 1 source file, 0 from the cache)"
+    assert lines[-1] == f"Found {len(marked_misuses())} JAX errors in 1 file (checked 1 source file, 0 from the cache)"
 
 
 def test_what_it_reports_raises_and_the_rest_runs(first_run: subprocess.CompletedProcess[str]) -> None:
     reported = {int(error["line"]): rule_for(error["code"], error["message"]) for error in errors(first_run.stdout)}
-    _, unreported = call_reported(PORTED, reported, ARGUMENTS)
+    _, unreported = call_reported(PORTED_FROM_NUMPY, reported, ARGUMENTS)
     assert unreported == ["resample", "activate", "not_about_jax"]
 
 
@@ -129,7 +122,7 @@ def test_a_second_run_comes_from_its_own_cache(project: Path, first_run: subproc
         after_edit = lint(project)
     finally:
         edited.unlink()
-    assert after_edit.stdout.splitlines()[-1] == f"Found {len(marked()) + 1} JAX errors in 2 files (checked 2 source files, 1 from the cache)"
+    assert after_edit.stdout.splitlines()[-1] == f"Found {len(marked_misuses()) + 1} JAX errors in 2 files (checked 2 source files, 1 from the cache)"
 
 
 def test_clean_code_exits_0(tmp_path: Path) -> None:

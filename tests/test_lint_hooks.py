@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from cases import PORTED_FROM_NUMPY, marked_misuses
 from environments import built_wheels
 from mypy_plugin.install.compat import COMPATIBLE_MYPY
 from mypy_runs import BIN
 
 REPO = Path(__file__).resolve().parent.parent
-PORTED = REPO / "tests" / "lint" / "ported_from_numpy.py"
 JAX_RELEASE = (REPO / "jax_stubs" / "JAX_VERSION").read_text().strip()
 README_HOOKS = re.search(r"```yaml\n(repos:\n  - repo: local\n.*?)```", (REPO / "README.md").read_text(), re.DOTALL)
 CELLS = [
@@ -47,7 +47,7 @@ def project(tmp_path: Path) -> Path:
     ``--all-files`` checks what git tracks)."""
     folder = tmp_path / "project"
     folder.mkdir()
-    shutil.copy(PORTED, folder / PORTED.name)
+    shutil.copy(PORTED_FROM_NUMPY, folder / PORTED_FROM_NUMPY.name)
     (folder / "smooth.ipynb").write_text(notebook(CELLS))
     subprocess.run(["git", "init", "-q"], cwd=folder, check=True)
     subprocess.run(["git", "add", "."], cwd=folder, check=True)
@@ -67,7 +67,7 @@ def reported_codes(output: str) -> list[str]:
 
 
 def marked_codes() -> list[str]:
-    return re.findall(r"# (jax-[\w-]+)$", PORTED.read_text(), re.MULTILINE)
+    return [code for _, code in marked_misuses()]
 
 
 def test_the_hook_of_this_checkout(project: Path, tmp_path: Path) -> None:
