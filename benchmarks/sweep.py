@@ -48,24 +48,31 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
-from checkers import parse_pyright  # noqa: E402
-from environments import OUR_PACKAGE, linked_environment  # noqa: E402
-from findings import FINDINGS, TYPED_JIT_CAUSES, TYPED_JIT_ENTRY, at, confirm  # noqa: E402
-from timed_mypy import PER_METHOD, REPORT  # noqa: E402
+from checkers import parse_pyright
+from environments import OUR_PACKAGE, linked_environment
+from findings import FINDINGS, TYPED_JIT_CAUSES, TYPED_JIT_ENTRY, at, confirm
+from timed_mypy import PER_METHOD, REPORT
 
-from mypy_plugin.rules import RULES  # noqa: E402
+from mypy_plugin.rules.hooked import HOOKED
 
 # Distribution -> pinned release. Each wheel holds one package, named like the distribution
 # with "_" for "-".
 LIBRARIES = {
-    "flax": "0.12.8", "optax": "0.2.8", "equinox": "0.13.8", "array-api-compat": "1.16.0",
+    "flax": "0.12.8",
+    "optax": "0.2.8",
+    "equinox": "0.13.8",
+    "array-api-compat": "1.16.0",
     # Heavy users of jax.jit and jax.vmap, for the rules about traced values and the jit boundary.
-    "chex": "0.1.92", "diffrax": "0.7.2", "jaxopt": "0.8.5", "numpyro": "0.22.0", "optimistix": "0.1.0",
+    "chex": "0.1.92",
+    "diffrax": "0.7.2",
+    "jaxopt": "0.8.5",
+    "numpyro": "0.22.0",
+    "optimistix": "0.1.0",
 }
 JAX_RELEASE = (HERE.parent / "jax_stubs" / "JAX_VERSION").read_text().strip()
 PALLAS_KERNELS = "jax/experimental/pallas/ops/"
 PALLAS_PACKAGE = "pallas_ops"
-TARGETED = tuple(f"[{rule.code.code}]" for rule in RULES)
+TARGETED = tuple(f"[{code}]" for rule in HOOKED for code in rule.codes)
 """The plugin's rules: every error under these codes is a targeted error."""
 BIN = Path(sys.executable).parent
 MYPY_LINE = re.compile(r"^(?P<file>[^:]+\.py):(?P<line>\d+): (?P<severity>\w+): (?P<message>.*)$")
@@ -74,6 +81,7 @@ BASE_CONFIG = "[mypy]\nignore_missing_imports = True\ncheck_untyped_defs = True\
 so that every rule sees all the code it could report on."""
 JIT_USE = re.compile(r"\bjax\.jit\b|@jit\b|\bjit\(")
 
+
 def fetch_sources(work: Path) -> list[str]:
     """Unpack each library's wheel into ``work/src``, and JAX's own Pallas kernels (from the
     wheel of the JAX release the stubs describe) as the package ``pallas_ops``, so that mypy
@@ -81,9 +89,7 @@ def fetch_sources(work: Path) -> list[str]:
     wheels, src = work / "wheels", work / "src"
     wheels.mkdir(parents=True, exist_ok=True)
     pins = [f"{name}=={version}" for name, version in LIBRARIES.items()] + [f"jax=={JAX_RELEASE}"]
-    subprocess.run(
-        [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", str(wheels), *pins], check=True
-    )
+    subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", str(wheels), *pins], check=True)
     shutil.rmtree(src, ignore_errors=True)
     for wheel in wheels.glob("*.whl"):
         distribution = wheel.name.split("-")[0].replace("_", "-")
@@ -93,7 +99,7 @@ def fetch_sources(work: Path) -> list[str]:
             elif distribution == "jax":
                 for member in archive.namelist():
                     if member.startswith(PALLAS_KERNELS) and member.endswith(".py"):
-                        target = src / PALLAS_PACKAGE / member[len(PALLAS_KERNELS):]
+                        target = src / PALLAS_PACKAGE / member[len(PALLAS_KERNELS) :]
                         target.parent.mkdir(parents=True, exist_ok=True)
                         target.write_bytes(archive.read(member))
     folders = [*map(package_folder, LIBRARIES), PALLAS_PACKAGE]
@@ -103,8 +109,11 @@ def fetch_sources(work: Path) -> list[str]:
 def size_of(src: Path, packages: list[str]) -> dict[str, int]:
     """How much the sweep checks: Python files, lines, and uses of ``jax.jit`` (``JIT_USE``)."""
     texts = [path.read_text(encoding="utf-8", errors="replace") for folder in packages for path in (src / folder).rglob("*.py")]
-    return {"files": len(texts), "lines": sum(text.count("\n") for text in texts),
-            "jit_uses": sum(len(JIT_USE.findall(text)) for text in texts)}
+    return {
+        "files": len(texts),
+        "lines": sum(text.count("\n") for text in texts),
+        "jit_uses": sum(len(JIT_USE.findall(text)) for text in texts),
+    }
 
 
 def package_folder(distribution: str) -> str:
@@ -118,14 +127,16 @@ class Run:
         self.wall, self.cpu, self.result = wall, cpu, result
 
 
-def mypy_run(python: Path, src: Path, packages: list[str], plugin: bool | str, cache: Path,
-             verbose: bool = False, timed_plugin: bool = False) -> Run:
+def mypy_run(
+    python: Path, src: Path, packages: list[str], plugin: bool | str, cache: Path, verbose: bool = False, timed_plugin: bool = False
+) -> Run:
     [run] = mypy_runs(python, src, packages, [(plugin, cache)], verbose, timed_plugin)
     return run
 
 
-def mypy_runs(python: Path, src: Path, packages: list[str], setups: list[tuple[bool | str, Path]],
-              verbose: bool = False, timed_plugin: bool = False) -> list[Run]:
+def mypy_runs(
+    python: Path, src: Path, packages: list[str], setups: list[tuple[bool | str, Path]], verbose: bool = False, timed_plugin: bool = False
+) -> list[Run]:
     """mypy once per (plugin on?, cache folder), all runs at the same time; each run's wall and
     CPU time are its own. Runs side by side share the machine's speed of the moment, which
     drifts by several per cent over minutes here. A plugin given as a string is that entry
@@ -136,8 +147,17 @@ def mypy_runs(python: Path, src: Path, packages: list[str], setups: list[tuple[b
         config = src.parent / f"mypy-{entry or 'plain'}.ini"
         config.write_text(BASE_CONFIG + (f"plugins = {entry}\n" if entry else ""))
         mypy = [str(HERE / "timed_mypy.py")] if timed_plugin else ["-m", "mypy"]
-        command = [str(python), *mypy, "--config-file", str(config), "--cache-dir", str(cache),
-                   "--no-error-summary", *(["-v"] if verbose else []), *packages]
+        command = [
+            str(python),
+            *mypy,
+            "--config-file",
+            str(config),
+            "--cache-dir",
+            str(cache),
+            "--no-error-summary",
+            *(["-v"] if verbose else []),
+            *packages,
+        ]
         out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
         process = subprocess.Popen(command, cwd=src, stdout=out, stderr=err, text=True)
         started[process.pid] = (index, process, out, err, time.perf_counter())
@@ -174,15 +194,22 @@ def diagnostics(output: str) -> set[str]:
 def pyright_run(python: Path, src: Path, packages: list[str]) -> set[str]:
     result = subprocess.run(
         [str(BIN / "pyright"), "--outputjson", "--pythonpath", str(python), *packages],
-        cwd=src, capture_output=True, text=True,
+        cwd=src,
+        capture_output=True,
+        text=True,
     )
     return {str(diagnostic) for diagnostic in parse_pyright(result.stdout, src)}
 
 
 # What a confirmed finding changes on its line, and nothing else: the stubs' generic error,
 # which the plugin replaces by the targeted one; pyright's generic error.
-AT_A_FINDING = {"stubs added": "[arg-type]", "plugin removed": "[arg-type]", "plugin added": "[jax-to-device-stream]",
-                "targeted": "[jax-to-device-stream]", "pyright added": "[reportArgumentType]"}
+AT_A_FINDING = {
+    "stubs added": "[arg-type]",
+    "plugin removed": "[arg-type]",
+    "plugin added": "[jax-to-device-stream]",
+    "targeted": "[jax-to-device-stream]",
+    "pyright added": "[reportArgumentType]",
+}
 
 
 def explained(what: str, line: str, confirmed: set[tuple[str, int]]) -> bool:
@@ -209,8 +236,9 @@ def rechecked_modules(verbose_log: str) -> int:
 def machine() -> dict[str, str]:
     cpu = "unknown"
     try:
-        cpu = next(line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                   if line.startswith("model name"))
+        cpu = next(
+            line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")
+        )
     except (OSError, StopIteration):
         pass
     mypy_version = subprocess.run([sys.executable, "-m", "mypy", "--version"], capture_output=True, text=True).stdout.strip()
@@ -251,8 +279,11 @@ class Diagnostics:
 def phase_diagnostics(sources: Sources) -> Diagnostics:
     outputs, counts = {}, {}
     setups: list[tuple[str, Path, bool | str]] = [
-        ("none", sources.without_package, False), ("stubs", sources.with_package, False),
-        ("stubs+plugin", sources.with_package, True), ("typed jit", sources.with_package, TYPED_JIT_ENTRY)]
+        ("none", sources.without_package, False),
+        ("stubs", sources.with_package, False),
+        ("stubs+plugin", sources.with_package, True),
+        ("typed jit", sources.with_package, TYPED_JIT_ENTRY),
+    ]
     for name, python, plugin in setups:
         run = mypy_run(python, sources.src, sources.packages, plugin, sources.work / f"cache-{name}")
         outputs[name] = diagnostics(run.result.stdout)
@@ -271,8 +302,10 @@ def phase_diagnostics(sources: Sources) -> Diagnostics:
         print(f"mypy, {what}: {len(lines)}", *("    " + line for line in lines), sep="\n", flush=True)
     print(f"targeted errors: {len(targeted)}", *("    " + line for line in targeted), sep="\n", flush=True)
 
-    pyright = {"none": pyright_run(sources.without_package, sources.src, sources.packages),
-               "stubs": pyright_run(sources.with_package, sources.src, sources.packages)}
+    pyright = {
+        "none": pyright_run(sources.without_package, sources.src, sources.packages),
+        "stubs": pyright_run(sources.with_package, sources.src, sources.packages),
+    }
     pyright_changes = {"added": sorted(pyright["stubs"] - pyright["none"]), "removed": sorted(pyright["none"] - pyright["stubs"])}
     for what, lines in pyright_changes.items():
         print(f"pyright, stubs {what}: {len(lines)}", *("    " + line for line in lines), sep="\n", flush=True)
@@ -283,8 +316,10 @@ def phase_diagnostics(sources: Sources) -> Diagnostics:
     for finding in FINDINGS:
         problem = confirm(finding, sources.with_package, sources.src)
         findings.append({"file": finding.file, "line": finding.line, "why": finding.why, "problem": problem})
-        print(f"finding {finding.file}:{finding.line}: "
-              + (f"NOT CONFIRMED: {problem}" if problem else "raises at run time with a stream, runs without"))
+        print(
+            f"finding {finding.file}:{finding.line}: "
+            + (f"NOT CONFIRMED: {problem}" if problem else "raises at run time with a stream, runs without")
+        )
         if problem is None:
             confirmed.add(at(finding))
     changed = [("targeted", line) for line in targeted]
@@ -316,7 +351,7 @@ def phase_cost(sources: Sources, reps: int, warm_reps: int) -> Cost:
                 mypy_run(sources.with_package, sources.src, sources.packages, plugin, cache)
     times: dict[str, list[float]] = {}
     for rep in range(max(reps, warm_reps)):
-        for plugin in ((False, True) if rep % 2 == 0 else (True, False)):
+        for plugin in (False, True) if rep % 2 == 0 else (True, False):
             label = "plugin" if plugin else "plain"
             runs = []
             if rep < reps:
@@ -331,26 +366,26 @@ def phase_cost(sources: Sources, reps: int, warm_reps: int) -> Cost:
             for kind, run in runs:
                 times.setdefault(f"{kind} {label} wall", []).append(run.wall)
                 times.setdefault(f"{kind} {label} cpu", []).append(run.cpu)
-        print(f"rep {rep + 1}: " + ", ".join(f"{k} {v[-1]:.2f} s" for k, v in times.items() if len(v) == rep + 1),
-              flush=True)
+        print(f"rep {rep + 1}: " + ", ".join(f"{k} {v[-1]:.2f} s" for k, v in times.items() if len(v) == rep + 1), flush=True)
     medians = {k: statistics.median(v) for k, v in times.items()}
-    measured = [f"{kind} {measure}" for kind in ("cold", "warm") for measure in ("wall", "cpu")
-                if f"{kind} plain {measure}" in times]
+    measured = [f"{kind} {measure}" for kind in ("cold", "warm") for measure in ("wall", "cpu") if f"{kind} plain {measure}" in times]
     ratios = {m: medians[m.replace(" ", " plugin ")] / medians[m.replace(" ", " plain ")] for m in measured}
     # The plain and the plugin run of one repetition ran back to back: their ratio cancels
     # drifts of the machine's speed that span several runs.
     paired_ratios = {
-        m: statistics.median(a / b for a, b in zip(times[m.replace(" ", " plugin ")], times[m.replace(" ", " plain ")]))
-        for m in measured
+        m: statistics.median(a / b for a, b in zip(times[m.replace(" ", " plugin ")], times[m.replace(" ", " plain ")])) for m in measured
     }
     for m in measured:
-        print(f"{m}: plain median {medians[m.replace(' ', ' plain ')]:.3f} s, plugin median "
-              f"{medians[m.replace(' ', ' plugin ')]:.3f} s, ratio {ratios[m]:.3f}, paired ratio {paired_ratios[m]:.3f}")
+        print(
+            f"{m}: plain median {medians[m.replace(' ', ' plain ')]:.3f} s, plugin median "
+            f"{medians[m.replace(' ', ' plugin ')]:.3f} s, ratio {ratios[m]:.3f}, paired ratio {paired_ratios[m]:.3f}"
+        )
     rechecked = {}
     if warm_reps:
         rechecked = {
-            label: rechecked_modules(mypy_run(sources.with_package, sources.src, sources.packages, plugin,
-                                              warm_caches[plugin], verbose=True).result.stderr)
+            label: rechecked_modules(
+                mypy_run(sources.with_package, sources.src, sources.packages, plugin, warm_caches[plugin], verbose=True).result.stderr
+            )
             for label, plugin in (("plain", False), ("plugin", True))
         }
         print(f"modules re-parsed by a warm run: plain {rechecked['plain']}, plugin {rechecked['plugin']}")
@@ -378,17 +413,29 @@ def phase_side_by_side(sources: Sources, pairs: int, control_pairs: int) -> Side
         walls = [run.wall for run in both]
         # plugin / plain; for the control, second / first started.
         ratio = walls[1] / walls[0] if control or plugins[1] else walls[0] / walls[1]
-        runs.append({"kind": "control" if control else "plugin", "plugins": plugins, "wall": walls,
-                     "cpu": [run.cpu for run in both], "ratio": ratio})
-        print(f"side by side {pair + 1} ({', '.join('plugin' if on else 'plain' for on in plugins)}): "
-              f"{', '.join(f'{w:.1f} s' for w in walls)}, ratio {ratio:.3f}", flush=True)
+        runs.append(
+            {
+                "kind": "control" if control else "plugin",
+                "plugins": plugins,
+                "wall": walls,
+                "cpu": [run.cpu for run in both],
+                "ratio": ratio,
+            }
+        )
+        print(
+            f"side by side {pair + 1} ({', '.join('plugin' if on else 'plain' for on in plugins)}): "
+            f"{', '.join(f'{w:.1f} s' for w in walls)}, ratio {ratio:.3f}",
+            flush=True,
+        )
     summary = {}
     for kind in ("plugin", "control"):
         kind_ratios = [entry["ratio"] for entry in runs if entry["kind"] == kind]
         if kind_ratios:
             summary[kind] = {"median": statistics.median(kind_ratios), "min": min(kind_ratios), "max": max(kind_ratios)}
-            print(f"side by side, {kind}: ratio median {summary[kind]['median']:.3f} "
-                  f"({summary[kind]['min']:.3f}-{summary[kind]['max']:.3f}) over {len(kind_ratios)} pairs")
+            print(
+                f"side by side, {kind}: ratio median {summary[kind]['median']:.3f} "
+                f"({summary[kind]['min']:.3f}-{summary[kind]['max']:.3f}) over {len(kind_ratios)} pairs"
+            )
     return SideBySide(runs, summary)
 
 
@@ -396,25 +443,34 @@ def phase_plugin_time(sources: Sources) -> dict[str, Any]:
     """Phase 4: one cold run with every method of the plugin counted from inside mypy's process
     (``timed_mypy.py``), and the plugin's whole cost estimated from the counts and the measured
     cost of each lookup, a figure that the noise of whole runs does not blur."""
-    timed_run = mypy_run(sources.with_package, sources.src, sources.packages, True, sources.work / "cold-timed",
-                         timed_plugin=True)
+    timed_run = mypy_run(sources.with_package, sources.src, sources.packages, True, sources.work / "cold-timed", timed_plugin=True)
     found = REPORT.search(timed_run.result.stderr)
     if found is None:
         raise SystemExit(f"sweep: the timed run printed no plugin time:\n{timed_run.result.stderr[-3000:]}")
     checking = float(found["checking"])  # mypy's own run, without the lookup measurement
     estimate = float(found["estimate"])
-    per_method = {m["name"]: {"calls": int(m["calls"]), "seconds": float(m["seconds"]), "ns_per_lookup": int(m["lookup_ns"])}
-                  for m in PER_METHOD.finditer(timed_run.result.stderr)}
+    per_method = {
+        m["name"]: {"calls": int(m["calls"]), "seconds": float(m["seconds"]), "ns_per_lookup": int(m["lookup_ns"])}
+        for m in PER_METHOD.finditer(timed_run.result.stderr)
+    }
     plugin_time: dict[str, Any] = {
-        "seconds_timed": float(found["seconds"]), "calls": int(found["calls"]), "estimated_seconds": estimate,
-        "mypy_seconds": checking, "estimated_share": estimate / checking, "per_method": per_method,
+        "seconds_timed": float(found["seconds"]),
+        "calls": int(found["calls"]),
+        "estimated_seconds": estimate,
+        "mypy_seconds": checking,
+        "estimated_share": estimate / checking,
+        "per_method": per_method,
     }
     for name, figures in sorted(per_method.items(), key=lambda item: -item[1]["calls"]):
-        print(f"    {name}: {figures['calls']} calls, {figures['seconds']:.3f} s timed, "
-              f"{figures['ns_per_lookup']} ns per lookup", flush=True)
-    print(f"time in the plugin, one cold run: {plugin_time['calls']} calls, {plugin_time['seconds_timed']:.3f} s "
-          f"timed; estimated whole cost {estimate:.3f} s, {100 * estimate / checking:.2f} % of that run's "
-          f"{checking:.1f} s", flush=True)
+        print(
+            f"    {name}: {figures['calls']} calls, {figures['seconds']:.3f} s timed, {figures['ns_per_lookup']} ns per lookup", flush=True
+        )
+    print(
+        f"time in the plugin, one cold run: {plugin_time['calls']} calls, {plugin_time['seconds_timed']:.3f} s "
+        f"timed; estimated whole cost {estimate:.3f} s, {100 * estimate / checking:.2f} % of that run's "
+        f"{checking:.1f} s",
+        flush=True,
+    )
     return plugin_time
 
 
@@ -431,23 +487,46 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="sweep-") as work:
         sources = prepare(Path(work))
         size = size_of(sources.src, sources.packages)
-        print(f"sweep: {', '.join(f'{n} {v}' for n, v in LIBRARIES.items())}, JAX {JAX_RELEASE}'s Pallas kernels "
-              f"({size['files']} files, {size['lines']} lines, {size['jit_uses']} uses of jax.jit); {machine()}", flush=True)
+        print(
+            f"sweep: {', '.join(f'{n} {v}' for n, v in LIBRARIES.items())}, JAX {JAX_RELEASE}'s Pallas kernels "
+            f"({size['files']} files, {size['lines']} lines, {size['jit_uses']} uses of jax.jit); {machine()}",
+            flush=True,
+        )
         found = None if args.cost_only else phase_diagnostics(sources)
         cost = phase_cost(sources, args.reps, args.warm_reps)
         side_by_side = phase_side_by_side(sources, args.pairs, args.control_pairs)
         plugin_time = phase_plugin_time(sources)
     if args.json:
-        args.json.write_text(json.dumps({
-            "machine": machine(), "libraries": LIBRARIES, "pallas_kernels_of_jax": JAX_RELEASE, "size": size,
-            "reps": args.reps, "warm_reps": args.warm_reps, "pairs": args.pairs, "control_pairs": args.control_pairs,
-            "times": cost.times, "medians": cost.medians, "ratios": cost.ratios, "paired_ratios": cost.paired_ratios,
-            "warm_rechecked_modules": cost.rechecked, "side_by_side_runs": side_by_side.runs,
-            "side_by_side": side_by_side.summary, "plugin_time": plugin_time,
-            "mypy_diagnostics": found.counts if found else {}, "mypy_changes": found.changes if found else {},
-            "targeted_errors": found.targeted if found else [], "pyright_changes": found.pyright_changes if found else {},
-            "findings": found.findings if found else [], "unexplained": found.unexplained if found else [],
-        }, indent=2) + "\n")
+        args.json.write_text(
+            json.dumps(
+                {
+                    "machine": machine(),
+                    "libraries": LIBRARIES,
+                    "pallas_kernels_of_jax": JAX_RELEASE,
+                    "size": size,
+                    "reps": args.reps,
+                    "warm_reps": args.warm_reps,
+                    "pairs": args.pairs,
+                    "control_pairs": args.control_pairs,
+                    "times": cost.times,
+                    "medians": cost.medians,
+                    "ratios": cost.ratios,
+                    "paired_ratios": cost.paired_ratios,
+                    "warm_rechecked_modules": cost.rechecked,
+                    "side_by_side_runs": side_by_side.runs,
+                    "side_by_side": side_by_side.summary,
+                    "plugin_time": plugin_time,
+                    "mypy_diagnostics": found.counts if found else {},
+                    "mypy_changes": found.changes if found else {},
+                    "targeted_errors": found.targeted if found else [],
+                    "pyright_changes": found.pyright_changes if found else {},
+                    "findings": found.findings if found else [],
+                    "unexplained": found.unexplained if found else [],
+                },
+                indent=2,
+            )
+            + "\n"
+        )
     return 1 if found and found.unexplained else 0
 
 

@@ -2,15 +2,16 @@
 
 mypy asks the getters about every call it checks (over 600,000 times in a cold run of the
 sweep's libraries, ``benchmarks/README.md``), nearly always about a name no rule knows. Each
-getter decides once per full name and answers from a dictionary afterwards. The hooks come
-from ``rules.RULES``, each wrapped in the guard; where several apply to one name, they run in
-turn, each given the previous one's result as mypy's default.
+getter decides once per full name and answers from a dictionary afterwards. Which rules hook
+a name is read from ``rules/hooked.py`` without importing them; a rule's module is imported the
+first time a name it hooks is asked. Each hook is wrapped in the guard; where several apply to
+one name, they run in turn, each given the previous one's result as mypy's default.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Dict, Final, TypeVar
+from typing import Any, ClassVar, Final
 
 from mypy.options import Options
 from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext, Plugin, ReportConfigContext
@@ -20,10 +21,10 @@ from mypy_plugin import __version__
 from mypy_plugin.install import mismatch, startup
 from mypy_plugin.lib import mypy_internals
 from mypy_plugin.lib.guard import default_return_type, default_signature, guarded
-from mypy_plugin.lib.rule import FunctionHook, FunctionSignatureHook, MethodHook, MethodSignatureHook, Rule
-from mypy_plugin.rules import RULES
+from mypy_plugin.lib.rule import Hooked
+from mypy_plugin.lib.stderr import say
+from mypy_plugin.rules.hooked import HOOKED
 
-Hook = TypeVar("Hook", MethodSignatureHook, MethodHook, FunctionSignatureHook, FunctionHook)
 SIGNATURE: Final = "default_signature"
 RETURN_TYPE: Final = "default_return_type"
 """The context fields that hold mypy's own result, for a signature hook and for the others."""
@@ -34,20 +35,40 @@ def method_name(fullname: str) -> str:
     return fullname.partition(" of ")[0].rpartition(".")[2]
 
 
-def of_method(hooks: Mapping[str, Sequence[Callable[[Any], Any]]], fullname: str) -> list[Callable[[Any], Any]]:
-    """The hooks for a method: those keyed by its full name (one class's method, such as
-    ``functools.partial.__call__``), then those keyed by its name (any receiver, the hook
-    deciding)."""
-    return [*hooks.get(fullname, []), *hooks.get(method_name(fullname), [])]
+def of_method(hooked: Mapping[str, Sequence[Hooked]], fullname: str) -> list[tuple[Hooked, str]]:
+    """The rules hooking a method, each with its key: those keyed by its full name (one class's
+    method, such as ``functools.partial.__call__``), then those keyed by its name (any receiver,
+    the hook deciding)."""
+    name = method_name(fullname)
+    return [*((rule, fullname) for rule in hooked.get(fullname, [])), *((rule, name) for rule in hooked.get(name, []))]
 
 
-def table(rules: Iterable[Rule], hooks_of: Callable[[Rule], Mapping[str, Hook]], fallback: Callable[[Any], Any]) -> dict[str, list[Hook]]:
-    """Every rule's hooks of one kind by name, each behind the guard, in the rules' order."""
-    found: dict[str, list[Hook]] = {}
+def of_function(hooked: Mapping[str, Sequence[Hooked]], fullname: str) -> list[tuple[Hooked, str]]:
+    """The rules hooking a function, each with its key (the function's full name)."""
+    return [(rule, fullname) for rule in hooked.get(fullname, [])]
+
+
+def table(rules: Iterable[Hooked], kind: str) -> dict[str, list[Hooked]]:
+    """The rules hooking each name with a hook of ``kind``, in the rules' order."""
+    found: dict[str, list[Hooked]] = {}
     for rule in rules:
-        for name, hook in hooks_of(rule).items():
-            found.setdefault(name, []).append(guarded(hook, fallback))
+        for name in getattr(rule, kind):
+            found.setdefault(name, []).append(rule)
     return found
+
+
+def loaded(keyed: Sequence[tuple[Hooked, str]], kind: str, fallback: Callable[[Any], Any]) -> list[Callable[[Any], Any]]:
+    """The hooks of ``kind`` that the rules declare under their keys, each behind the guard; a
+    rule whose module fails to import is left out, and said."""
+    hooks = []
+    for rule, key in keyed:
+        try:
+            declared = getattr(rule.rule(), kind)
+        except Exception as error:  # a broken install must not end the type check
+            say(f"could not load its rule {rule.module} ({type(error).__name__}: {error}); reinstall jax-stubs")
+            continue
+        hooks.append(guarded(declared[key], fallback))
+    return hooks
 
 
 def in_turn(hooks: list[Callable[[Any], Any]], default: str) -> Callable[[Any], Any] | None:
@@ -79,7 +100,7 @@ def after_mypys(mypys_hook: Callable[[str], Any], fullname: str, hooks: Sequence
     return [own, *hooks] if own is not None else list(hooks)
 
 
-class Decided(Dict[str, Any]):
+class Decided(dict[str, Any]):
     """Hooks by full name, each decided once: the first time a name is asked, ``decide`` gives
     its hook (or None), which is kept. A name asked again is a plain dictionary hit, the
     cheapest answer Python can give the getter mypy calls for every call it checks."""
@@ -100,32 +121,45 @@ class JaxStubsPlugin(Plugin):
     per run (``install/mismatch.py``), from a signature hook on every call into JAX.
     """
 
-    rules: ClassVar[tuple[Rule, ...]] = RULES
+    rules: ClassVar[tuple[Hooked, ...]] = HOOKED
     """The rules whose hooks the getters answer (``typed_jit.py`` adds typed calls)."""
 
     def __init__(self, options: Options) -> None:
         super().__init__(options)
         installed, self.mismatch = startup.start(options)
-        self._config_data = {"plugin": __version__, "rules": [rule.code.code for rule in self.rules], **installed}
+        self._config_data = {"plugin": __version__, "rules": [rule.codes[0] for rule in self.rules], **installed}
         mismatch_hooks = [guarded(self.mismatch.signature_hook, default_signature)] if self.mismatch else []
 
         def before(fullname: str) -> list[Callable[[Any], FunctionLike]]:
             """The mismatch report's hook, first on every call into JAX while the versions differ."""
             return mismatch_hooks if mismatch_hooks and mismatch.calls_into_jax(fullname) else []
 
-        method_signature = table(self.rules, lambda rule: rule.method_signature_hooks, default_signature)
-        method = table(self.rules, lambda rule: rule.method_hooks, default_return_type)
-        function_signature = table(self.rules, lambda rule: rule.function_signature_hooks, default_signature)
-        function = table(self.rules, lambda rule: rule.function_hooks, default_return_type)
         mypys = mypy_internals.default_plugin(options)
-        self._method_signature_hooks = Decided(lambda name: in_turn(after_mypys(
-            mypys.get_method_signature_hook, name, [*before(name), *of_method(method_signature, name)]), SIGNATURE))
-        self._method_hooks = Decided(lambda name: in_turn(after_mypys(
-            mypys.get_method_hook, name, of_method(method, name)), RETURN_TYPE))
-        self._function_signature_hooks = Decided(lambda name: in_turn(after_mypys(
-            mypys.get_function_signature_hook, name, [*before(name), *function_signature.get(name, [])]), SIGNATURE))
-        self._function_hooks = Decided(lambda name: in_turn(after_mypys(
-            mypys.get_function_hook, name, function.get(name, [])), RETURN_TYPE))
+        method_signature = table(self.rules, "method_signature_hooks")
+        method = table(self.rules, "method_hooks")
+        function_signature = table(self.rules, "function_signature_hooks")
+        function = table(self.rules, "function_hooks")
+
+        def method_signature_hook(name: str) -> Callable[[Any], Any] | None:
+            hooks = loaded(of_method(method_signature, name), "method_signature_hooks", default_signature)
+            return in_turn(after_mypys(mypys.get_method_signature_hook, name, [*before(name), *hooks]), SIGNATURE)
+
+        def method_hook(name: str) -> Callable[[Any], Any] | None:
+            hooks = loaded(of_method(method, name), "method_hooks", default_return_type)
+            return in_turn(after_mypys(mypys.get_method_hook, name, hooks), RETURN_TYPE)
+
+        def function_signature_hook(name: str) -> Callable[[Any], Any] | None:
+            hooks = loaded(of_function(function_signature, name), "function_signature_hooks", default_signature)
+            return in_turn(after_mypys(mypys.get_function_signature_hook, name, [*before(name), *hooks]), SIGNATURE)
+
+        def function_hook(name: str) -> Callable[[Any], Any] | None:
+            hooks = loaded(of_function(function, name), "function_hooks", default_return_type)
+            return in_turn(after_mypys(mypys.get_function_hook, name, hooks), RETURN_TYPE)
+
+        self._method_signature_hooks = Decided(method_signature_hook)
+        self._method_hooks = Decided(method_hook)
+        self._function_signature_hooks = Decided(function_signature_hook)
+        self._function_hooks = Decided(function_hook)
 
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         return self._method_signature_hooks[fullname]  # type: ignore[no-any-return]

@@ -20,10 +20,9 @@ def plugin(version: str) -> type:
     if not compat.is_supported(version):
         return compat.unsupported(version)
     from mypy_plugin.main import JaxStubsPlugin
-    from mypy_plugin.rules import RULES
-    from mypy_plugin.rules.jit_boundary import TYPED_CALLS
+    from mypy_plugin.rules.hooked import EXTRA, HOOKED
 
     class TypedJitPlugin(JaxStubsPlugin):
-        rules = (*RULES, TYPED_CALLS)
+        rules = (*HOOKED, *EXTRA)
 
     return TypedJitPlugin

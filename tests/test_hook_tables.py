@@ -6,21 +6,22 @@ for that name (mypy takes the first plugin's hook, and asks its own plugin last)
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Final
 
 import pytest
-from pathlib import Path
 from mypy.options import Options
 from mypy.plugin import MethodContext
-from mypy.types import AnyType, NoneType, Type, TypeOfAny, UninhabitedType
-
 from mypy.plugins.default import DefaultPlugin
+from mypy.types import AnyType, NoneType, Type, TypeOfAny, UninhabitedType
+from mypy_runs import run_mypy
 
 from mypy_plugin import main
 from mypy_plugin.lib.guard import default_return_type
-from mypy_plugin.rules import RULES
-from mypy_runs import run_mypy
+from mypy_plugin.rules import every_rule
 
 MYPYS_OWN: Final = """\
 import ctypes
@@ -68,7 +69,7 @@ def plugin() -> main.JaxStubsPlugin:
 @pytest.mark.parametrize("kind", ["method_signature_hooks", "method_hooks", "function_signature_hooks", "function_hooks"])
 def test_every_declared_hook_is_found(plugin: main.JaxStubsPlugin, kind: str) -> None:
     getter = getattr(plugin, "get_" + kind[: -len("s")])
-    for rule in RULES:
+    for rule in every_rule():
         for name in getattr(rule, kind):
             by_name = kind.startswith("method") and "." not in name and " of " not in name
             keys = [f"pkg.Sub.{name}", f"{name} of Array"] if by_name else [name]
@@ -78,8 +79,15 @@ def test_every_declared_hook_is_found(plugin: main.JaxStubsPlugin, kind: str) ->
 
 
 def test_other_names_get_no_hook(plugin: main.JaxStubsPlugin) -> None:
-    for name in ["builtins.str.join", "numpy.ndarray.sum", "jax.numpy.zeros", "to_device_of", "pkg.to_devices",
-                 "pkg.Pipe.__call__", "returns.pipeline._Pipe.__call__"]:
+    for name in [
+        "builtins.str.join",
+        "numpy.ndarray.sum",
+        "jax.numpy.zeros",
+        "to_device_of",
+        "pkg.to_devices",
+        "pkg.Pipe.__call__",
+        "returns.pipeline._Pipe.__call__",
+    ]:
         assert plugin.get_method_hook(name) is None
         assert plugin.get_method_signature_hook(name) is None
         assert plugin.get_function_hook(name) is None
@@ -137,3 +145,25 @@ def test_typed_calls_only_with_their_entry_point() -> None:
     assert typed.get_method_signature_hook(name) is not None
     assert main.JaxStubsPlugin(Options()).get_method_signature_hook(name) is None
     assert typed.get_method_hook(name) is not None and main.JaxStubsPlugin(Options()).get_method_hook(name) is not None
+
+
+def test_the_hooked_table_is_what_the_rules_declare() -> None:
+    """``rules/hooked.py``, read at start-up instead of the rules, lists exactly their hooks."""
+    script = Path(__file__).resolve().parent.parent / "scripts" / "generate_hooked.py"
+    result = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_rule_is_imported_when_a_name_it_hooks_is_asked() -> None:
+    """Loading the plugin imports no rule; asking for ``to_device`` imports that rule alone."""
+    code = (
+        "import sys\nfrom mypy.options import Options\nfrom mypy_plugin.main import JaxStubsPlugin\n"
+        "plugin = JaxStubsPlugin(Options())\n"
+        "before = {m for m in sys.modules if m.startswith('mypy_plugin.rules.')}\n"
+        "assert plugin.get_method_hook('jax.Array.to_device') is not None\n"
+        "after = {m for m in sys.modules if m.startswith('mypy_plugin.rules.')}\n"
+        "print(sorted(before), sorted(after - before))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["['mypy_plugin.rules.hooked']", "['mypy_plugin.rules.to_device']"], result.stdout

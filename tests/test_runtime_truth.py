@@ -21,7 +21,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from cases import KEEP, RULES, SNAPSHOT, Case, assigned_array, in_place_of_statement, load_cases, probes, reported_statement, run_snippet
 
 CASES = load_cases()
@@ -89,12 +88,13 @@ def assert_unchanged(case: Case, folder: Path) -> None:
     target = ast.unparse(assigned_array(statement))
     probe = f"{KEEP}({target}); {SNAPSHOT}()"
     with probes() as probed:
-        error = run_snippet(case, folder, in_place_of_statement(
-            case.main, line, f"{probe}; {ast.get_source_segment(case.main, statement)}; {probe}"))
+        error = run_snippet(
+            case, folder, in_place_of_statement(case.main, line, f"{probe}; {ast.get_source_segment(case.main, statement)}; {probe}")
+        )
     assert error is None, f"a discarded update must run, but it raised {error!r}"
     assert probed.snapshots and len(probed.snapshots) % 2 == 0, "the statement ran to its end"
     for turn in range(0, len(probed.snapshots), 2):
-        before, after = probed.snapshots[turn:turn + 2]
+        before, after = probed.snapshots[turn : turn + 2]
         if before is None:  # traced: the name still holds the very tracer it held
             assert probed.kept[turn] is probed.kept[turn + 1], f"{target} was rebound"
         else:
@@ -104,15 +104,22 @@ def assert_unchanged(case: Case, folder: Path) -> None:
 def test_every_case_file_is_loaded() -> None:
     assert len(CASES) >= 50
     assert {c.name.split("::")[0] for c in CASES} >= {
-        "test_receivers", "test_streams", "test_untouched", "test_config", "test_limits", "test_item_assignment", "test_traced_values",
-        "test_jit_boundary", "test_discarded_update",
+        "test_receivers",
+        "test_streams",
+        "test_untouched",
+        "test_config",
+        "test_limits",
+        "test_item_assignment",
+        "test_traced_values",
+        "test_jit_boundary",
+        "test_discarded_update",
     }
     assert {rule.code for case in CASES for _, rule in case.misuses} == {rule.code for rule in RULES}
 
 
 def test_every_rule_of_the_plugin_has_its_runtime_truth() -> None:
     """Each rule in ``mypy_plugin.rules.RULES`` names, in ``cases.RULES``, what JAX raises."""
-    from mypy_plugin.rules import RULES as PLUGIN_RULES
+    from mypy_plugin.rules import every_rule
 
-    codes = {code.code for rule in PLUGIN_RULES for code in (rule.code, *rule.other_codes)}
+    codes = {code.code for rule in every_rule() for code in (rule.code, *rule.other_codes)}
     assert {rule.code for rule in RULES} == codes

@@ -1,7 +1,9 @@
 """What a rule module declares: its error code and the hooks it needs, keyed by what they react to.
 
 ``main.py`` reads only these declarations: it wraps every hook in the guard, and answers mypy's
-hook getters from tables built from the list in ``rules/__init__.py``. mypy asks a method hook
+hook getters from tables built from ``rules/hooked.py``, the keys of every rule's hooks written
+out (``Hooked``), so that loading the plugin imports no rule: a rule's module is imported the
+first time mypy asks for a name it hooks. mypy asks a method hook
 with the receiver's class (``pkg.Sub.to_device`` for a subclass of ``jax.Array``), so method
 hooks are keyed by the method's name and the hook decides from the receiver's type, or, for a
 method of one class that has no subclasses to follow, by its full name
@@ -15,8 +17,9 @@ keyed by the function's full name.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Callable, Union
+import importlib
+from collections.abc import Callable, Mapping
+from typing import NamedTuple, Union
 
 from mypy.errorcodes import ErrorCode
 from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
@@ -40,7 +43,7 @@ class Rule:
     they are checked against), the other after (it sees their types, and reports).
     """
 
-    __slots__ = ("code", "other_codes", "method_signature_hooks", "method_hooks", "function_signature_hooks", "function_hooks")
+    __slots__ = ("code", "function_hooks", "function_signature_hooks", "method_hooks", "method_signature_hooks", "other_codes")
 
     def __init__(
         self,
@@ -59,3 +62,38 @@ class Rule:
         self.method_hooks: Mapping[str, MethodHook] = method_hooks or {}
         self.function_signature_hooks: Mapping[str, FunctionSignatureHook] = function_signature_hooks or {}
         self.function_hooks: Mapping[str, FunctionHook] = function_hooks or {}
+
+
+HOOK_KINDS: tuple[str, ...] = ("method_signature_hooks", "method_hooks", "function_signature_hooks", "function_hooks")
+"""The attributes of a ``Rule`` (and of a ``Hooked``) that hold hooks, by kind."""
+
+
+class Hooked(NamedTuple):
+    """One rule as ``rules/hooked.py`` records it (``scripts/generate_hooked.py`` writes it):
+    where the ``Rule`` is, its codes, and the keys of its hooks of each kind. Enough to answer
+    which names have hooks without importing the rule."""
+
+    module: str
+    """The rule's module in ``mypy_plugin.rules``."""
+    attribute: str
+    """The module's ``Rule`` (``RULE``, or another such as ``jit_boundary.TYPED_CALLS``)."""
+    codes: tuple[str, ...]
+    method_signature_hooks: tuple[str, ...] = ()
+    method_hooks: tuple[str, ...] = ()
+    function_signature_hooks: tuple[str, ...] = ()
+    function_hooks: tuple[str, ...] = ()
+
+    def rule(self) -> Rule:
+        """The rule itself, its module imported on first use."""
+        rule: Rule = getattr(importlib.import_module(f"mypy_plugin.rules.{self.module}"), self.attribute)
+        return rule
+
+    @classmethod
+    def of(cls, module: str, attribute: str, rule: Rule) -> Hooked:
+        """The record of ``rule``, found as ``attribute`` of ``module``."""
+        return cls(
+            module,
+            attribute,
+            tuple(code.code for code in (rule.code, *rule.other_codes)),
+            *(tuple(sorted(getattr(rule, kind))) for kind in HOOK_KINDS),
+        )

@@ -53,9 +53,9 @@ def environment_problem() -> str | None:
 def codes() -> frozenset[str]:
     """Every code the plugin reports under."""
     from mypy_plugin.install.mismatch import CODE
-    from mypy_plugin.rules import RULES
+    from mypy_plugin.rules.hooked import HOOKED
 
-    return frozenset({CODE.code, *(code.code for rule in RULES for code in (rule.code, *rule.other_codes))})
+    return frozenset({CODE.code, *(code for rule in HOOKED for code in rule.codes)})
 
 
 def run(paths: list[str], form: str) -> int:
@@ -78,14 +78,21 @@ def run(paths: list[str], form: str) -> int:
         return 2
     if checked.stopped_at is not None:
         stopped = output.Report.of(checked.stopped_at)
-        say(f"mypy cannot check past {stopped.where}: {stopped.message}" if stopped.file != "None"
-            else f"mypy cannot check past: {stopped.message}")
+        say(
+            f"mypy cannot check past {stopped.where}: {stopped.message}"
+            if stopped.file != "None"
+            else f"mypy cannot check past: {stopped.message}"
+        )
         return 2
     shown = {file: notebooks.displayed_lines(Path(file)) for file in {str(error.get("file")) for error in checked.errors}}
-    reports = sorted((report for report in map(output.Report.of, checked.errors)
-                      if report.code not in found.disable
-                      and not (report.code == notebooks.SHOWN_CODE and report.line in shown.get(report.file, ()))),
-                     key=lambda report: (report.file, report.line, report.column))
+    reports = sorted(
+        (
+            report
+            for report in map(output.Report.of, checked.errors)
+            if report.code not in found.disable and not (report.code == notebooks.SHOWN_CODE and report.line in shown.get(report.file, ()))
+        ),
+        key=lambda report: (report.file, report.line, report.column),
+    )
     try:
         for line in output.lines(reports, form):
             print(line)

@@ -1,20 +1,29 @@
 """The rules, one module each: its error code, its hooks and its texts (``lib/rule.py`` says
-what a module declares). ``main.py`` builds its hook tables from ``RULES``; adding a rule is a
-module here and one line below (README, "Adding a rule")."""
+what a module declares). ``main.py`` builds its hook tables from ``hooked.HOOKED``, which
+``scripts/generate_hooked.py`` writes from the modules listed here, so that loading the plugin
+imports none of them; adding a rule is a module here, its name below, and that script run again
+(README, "Adding a rule")."""
 
 from __future__ import annotations
 
 from typing import Final
 
 from mypy_plugin.lib.rule import Rule
-from mypy_plugin.rules import discarded_update, item_assignment, jit_boundary, numpy_arguments, random_arguments, to_device, traced_values
 
-RULES: Final[tuple[Rule, ...]] = (
-    to_device.RULE,
-    item_assignment.RULE,
-    traced_values.RULE,
-    jit_boundary.RULE,
-    numpy_arguments.RULE,
-    random_arguments.RULE,
-    discarded_update.RULE,
+RULE_MODULES: Final[tuple[str, ...]] = (
+    "to_device",
+    "item_assignment",
+    "traced_values",
+    "jit_boundary",
+    "numpy_arguments",
+    "random_arguments",
+    "discarded_update",
 )
+"""Every rule's module, each with its ``RULE``, in the order their hooks run on one name."""
+
+
+def every_rule() -> tuple[Rule, ...]:
+    """Every rule, its module imported (for what needs them all: tests, scripts)."""
+    from mypy_plugin.rules.hooked import HOOKED
+
+    return tuple(hooked.rule() for hooked in HOOKED)
