@@ -61,8 +61,7 @@ def at(finding: Finding) -> tuple[str, int]:
 def confirm(finding: Finding, python: Path, src: Path) -> str | None:
     """None when the run-time behaviour matches the finding; otherwise what differs."""
     environment = {**os.environ, "JAX_PLATFORMS": "cpu", "PYTHONPATH": str(src)}
-    result = subprocess.run([str(python), "-c", _RUN, finding.reproduction], cwd=src, env=environment,
-                            capture_output=True, text=True)
+    result = subprocess.run([str(python), "-c", _RUN, finding.reproduction], cwd=src, env=environment, capture_output=True, text=True)
     if result.returncode != 0 or not result.stdout.strip():
         return f"the reproduction did not run: {result.stderr.strip()[-500:]}"
     outcome = json.loads(result.stdout.splitlines()[-1])
@@ -84,16 +83,49 @@ LIMIT = "checker limit"
 ANNOTATION = "annotation that is wrong"
 
 TYPED_JIT_CAUSES: dict[tuple[str, int], tuple[str, str]] = {
-    ("chex/_src/fake_test.py", 335): (LIMIT, "foo is reassigned to jax.pmap(functools.partial(foo, flag=True)); mypy keeps the type of the def, so jax.jit(foo) is given foo's own signature, flag included"),
+    ("chex/_src/fake_test.py", 335): (
+        LIMIT,
+        (
+            "foo is reassigned to jax.pmap(functools.partial(foo, flag=True)); mypy keeps the type of the def, "
+            "so jax.jit(foo) is given foo's own signature, flag included"
+        ),
+    ),
     ("chex/_src/fake_test.py", 336): (LIMIT, "the same call with keywords"),
-    ("jaxopt/_src/levenberg_marquardt.py", 419): (LIMIT, "mypy types the variable from its first assignment, jnp.linalg.norm(...) (a jitted function of JAX, now typed Array); the other branch assigns 0.0"),
-    ("numpyro/distributions/continuous.py", 1155): (LIMIT, "a lambda given to lax.scan returns self.transition_matrix @ carry, an ndarray | Array by numpyro's annotations, where scan's signature wants Array; the carry is an Array at run time"),
-    ("numpyro/distributions/continuous.py", 3120): (LIMIT, "lam is first assigned np.linalg.eigvalsh(...) on the NumPy branch, then jnp.linalg.eigvalsh(...) (jitted, now typed Array) on the JAX branch"),
-    ("numpyro/distributions/util.py", 727): (ANNOTATION, "JAX declares jnp.linalg.norm's ord as int | str | None; a float order runs (jnp.linalg.norm(jnp.ones(3), 2.5), and np.inf)"),
-    ("optax/_src/linear_algebra.py", 278): (LIMIT, "tuple([0, m, h, h, e, True]) is typed as a tuple of the union of its items, so lax.while_loop's result items include int"),
+    ("jaxopt/_src/levenberg_marquardt.py", 419): (
+        LIMIT,
+        (
+            "mypy types the variable from its first assignment, jnp.linalg.norm(...) (a jitted function of JAX, "
+            "now typed Array); the other branch assigns 0.0"
+        ),
+    ),
+    ("numpyro/distributions/continuous.py", 1155): (
+        LIMIT,
+        (
+            "a lambda given to lax.scan returns self.transition_matrix @ carry, an ndarray | Array by numpyro's "
+            "annotations, where scan's signature wants Array; the carry is an Array at run time"
+        ),
+    ),
+    ("numpyro/distributions/continuous.py", 3120): (
+        LIMIT,
+        (
+            "lam is first assigned np.linalg.eigvalsh(...) on the NumPy branch, then jnp.linalg.eigvalsh(...) "
+            "(jitted, now typed Array) on the JAX branch"
+        ),
+    ),
+    ("numpyro/distributions/util.py", 727): (
+        ANNOTATION,
+        "JAX declares jnp.linalg.norm's ord as int | str | None; a float order runs (jnp.linalg.norm(jnp.ones(3), 2.5), and np.inf)",
+    ),
+    ("optax/_src/linear_algebra.py", 278): (
+        LIMIT,
+        "tuple([0, m, h, h, e, True]) is typed as a tuple of the union of its items, so lax.while_loop's result items include int",
+    ),
     ("optax/_src/numerics.py", 79): (ANNOTATION, "jnp.linalg.norm's ord, as above"),
     ("optax/_src/numerics.py", 82): (ANNOTATION, "jnp.linalg.norm's ord, as above"),
-    ("optax/losses/_classification_test.py", 901): (LIMIT, "labels is first a list of lists, then np.array(labels); mypy keeps the first type"),
+    ("optax/losses/_classification_test.py", 901): (
+        LIMIT,
+        "labels is first a list of lists, then np.array(labels); mypy keeps the first type",
+    ),
 }
 """Every diagnostic ``mypy_plugin.typed_jit`` adds on the sweep's sources, by line, with its
 cause: a real bug (shown at run time), an annotation that is wrong, or a checker limit. None is

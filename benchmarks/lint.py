@@ -59,16 +59,27 @@ def measure(src: Path, package: str, reps: int) -> dict[str, Any]:
     shutil.rmtree(lint_cache, ignore_errors=True)
     shutil.rmtree(mypy_cache, ignore_errors=True)
     lint = [str(BIN / "jax-stubs"), "lint", package]
-    mypy = [str(BIN / "mypy"), "--config-file", str(src / "lint-benchmark.ini"), "--cache-dir", str(mypy_cache),
-            "--show-column-numbers", "--no-error-summary", package]
+    mypy = [
+        str(BIN / "mypy"),
+        "--config-file",
+        str(src / "lint-benchmark.ini"),
+        "--cache-dir",
+        str(mypy_cache),
+        "--show-column-numbers",
+        "--no-error-summary",
+        package,
+    ]
     lint_cold, linted = timed(lint, src)
     lint_warm = [timed(lint, src)[0] for _ in range(reps)]
     mypy_cold, checked = timed(mypy, src)
     mypy_warm = [timed(mypy, src)[0] for _ in range(reps)]
     return {
         "package": package,
-        "lint": {"cold": round(lint_cold, 2), "warm": [round(t, 2) for t in lint_warm],
-                 "summary": linted.stdout.splitlines()[-1] if linted.stdout else ""},
+        "lint": {
+            "cold": round(lint_cold, 2),
+            "warm": [round(t, 2) for t in lint_warm],
+            "summary": linted.stdout.splitlines()[-1] if linted.stdout else "",
+        },
         "mypy": {"cold": round(mypy_cold, 2), "warm": [round(t, 2) for t in mypy_warm]},
         "warm_ratio": round(statistics.median(lint_warm) / statistics.median(mypy_warm), 3),
         "reported": plugin_errors(linted.stdout),
@@ -90,13 +101,18 @@ def main(argv: list[str] | None = None) -> int:
         for package in packages:
             result = measure(src, package, max(args.reps, 1))
             results.append(result)
-            print(f"{package:<18} lint cold {result['lint']['cold']:6.1f} s, warm {statistics.median(result['lint']['warm']):5.2f} s"
-                  f" | mypy cold {result['mypy']['cold']:6.1f} s, warm {statistics.median(result['mypy']['warm']):5.2f} s"
-                  f" | warm ratio {result['warm_ratio']:.2f} | {len(result['reported'])} reported"
-                  f"{'' if result['agrees'] else ', DIFFERS from mypy'}", flush=True)
+            print(
+                f"{package:<18} lint cold {result['lint']['cold']:6.1f} s, warm {statistics.median(result['lint']['warm']):5.2f} s"
+                f" | mypy cold {result['mypy']['cold']:6.1f} s, warm {statistics.median(result['mypy']['warm']):5.2f} s"
+                f" | warm ratio {result['warm_ratio']:.2f} | {len(result['reported'])} reported"
+                f"{'' if result['agrees'] else ', DIFFERS from mypy'}",
+                flush=True,
+            )
         ratios = [result["warm_ratio"] for result in results]
-        print(f"lint benchmark: warm lint / warm mypy, median over {len(results)} packages: {statistics.median(ratios):.2f}"
-              f" (from {min(ratios):.2f} to {max(ratios):.2f})")
+        print(
+            f"lint benchmark: warm lint / warm mypy, median over {len(results)} packages: {statistics.median(ratios):.2f}"
+            f" (from {min(ratios):.2f} to {max(ratios):.2f})"
+        )
         if args.json:
             args.json.write_text(json.dumps({"machine": machine(), "reps": args.reps, "packages": results}, indent=1) + "\n")
         return 0 if all(result["agrees"] for result in results) else 1

@@ -61,12 +61,16 @@ def main(argv: list[str] | None = None) -> int:
     imported = runs[-1]["imported"]
     assert isinstance(imported, list)
     median = statistics.median(milliseconds)
-    print(f"startup: loading the plugin ({runs[-1]['class']}) takes {median:.1f} ms, median of {len(runs)} "
-          f"fresh processes (range {milliseconds[0]:.1f}-{milliseconds[-1]:.1f} ms)")
+    print(
+        f"startup: loading the plugin ({runs[-1]['class']}) takes {median:.1f} ms, median of {len(runs)} "
+        f"fresh processes (range {milliseconds[0]:.1f}-{milliseconds[-1]:.1f} ms)"
+    )
     print(f"startup: it imported {len(imported)} modules the run had not: {', '.join(imported)}")
     if args.json:
-        args.json.write_text(json.dumps({"python": sys.version.split()[0], "runs_ms": milliseconds,
-                                         "median_ms": median, "imported": imported}, indent=2) + "\n")
+        args.json.write_text(
+            json.dumps({"python": sys.version.split()[0], "runs_ms": milliseconds, "median_ms": median, "imported": imported}, indent=2)
+            + "\n"
+        )
     return 0
 
 

@@ -48,12 +48,12 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
-from checkers import parse_pyright
-from environments import OUR_PACKAGE, linked_environment
-from findings import FINDINGS, TYPED_JIT_CAUSES, TYPED_JIT_ENTRY, at, confirm
-from timed_mypy import PER_METHOD, REPORT
+from checkers import parse_pyright  # noqa: E402
+from environments import OUR_PACKAGE, linked_environment  # noqa: E402
+from findings import FINDINGS, TYPED_JIT_CAUSES, TYPED_JIT_ENTRY, at, confirm  # noqa: E402
+from timed_mypy import PER_METHOD, REPORT  # noqa: E402
 
-from mypy_plugin.rules.hooked import HOOKED
+from mypy_plugin.rules.hooked import HOOKED  # noqa: E402
 
 # Distribution -> pinned release. Each wheel holds one package, named like the distribution
 # with "_" for "-".

@@ -53,8 +53,12 @@ PER_METHOD = re.compile(
 )
 NAMES = [
     *(f"pkg{i % 40}.module.Class{i % 400}.name{i}" for i in range(4000)),
-    "jax._src.basearray.Array.to_device", "jax._src.basearray.Array.__setitem__", "jax.numpy.zeros",
-    "builtins.str.join", "numpy.ndarray.sum", "builtins.int",
+    "jax._src.basearray.Array.to_device",
+    "jax._src.basearray.Array.__setitem__",
+    "jax.numpy.zeros",
+    "builtins.str.join",
+    "numpy.ndarray.sum",
+    "builtins.int",
 ]
 """Names to ask the getters about: mostly ones no rule knows, as in a real run."""
 
@@ -95,8 +99,7 @@ def extra_lookup_seconds(getter: str) -> float:
     """What one question to ``getter`` costs more with the plugin in mypy's chain."""
     asked = random.Random(0).choices(NAMES, k=100_000)
     ours = JaxStubsPlugin(Options())
-    return (lookup_seconds(getter, [ours, DefaultPlugin(Options())], asked)
-            - lookup_seconds(getter, [DefaultPlugin(Options())], asked))
+    return lookup_seconds(getter, [ours, DefaultPlugin(Options())], asked) - lookup_seconds(getter, [DefaultPlugin(Options())], asked)
 
 
 def main(args: list[str]) -> None:
@@ -125,11 +128,14 @@ def main(args: list[str]) -> None:
             per_lookup = extra.get(name)
             # A getter costs its lookups; everything else (hooks, __init__, the import) its time.
             estimate += timer.calls * max(per_lookup, 0.0) if per_lookup is not None else timer.seconds
-            print(f"plugin method: {name} {timer.calls} calls {timer.seconds:.6f} s "
-                  f"{(per_lookup or 0.0) * 1e9:.0f} ns per lookup", file=sys.stderr)
+            print(
+                f"plugin method: {name} {timer.calls} calls {timer.seconds:.6f} s {(per_lookup or 0.0) * 1e9:.0f} ns per lookup",
+                file=sys.stderr,
+            )
         seconds, calls = sum(t.seconds for t in timers.values()), sum(t.calls for t in timers.values())
-        print(f"plugin time: {seconds:.6f} s timed in {calls} calls; estimated {estimate:.6f} s; "
-              f"mypy ran {checking:.3f} s", file=sys.stderr)
+        print(
+            f"plugin time: {seconds:.6f} s timed in {calls} calls; estimated {estimate:.6f} s; mypy ran {checking:.3f} s", file=sys.stderr
+        )
 
 
 if __name__ == "__main__":

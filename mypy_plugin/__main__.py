@@ -110,15 +110,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--python-executable", dest="python_executable_before", help=argparse.SUPPRESS)
     commands = parser.add_subparsers(dest="command", required=True, metavar="{check,lint}")
     check_command = commands.add_parser("check", help="check that the stubs fit the installed jax", description=DESCRIPTION)
-    check_command.add_argument("--python-executable", metavar="PYTHON",
-                               help="look in that Python's environment, as mypy's option of the same name does")
-    lint_command = commands.add_parser("lint", help="report JAX calls that always raise (every rule of the plugin)",
-                                       description=LINT_DESCRIPTION)
-    lint_command.add_argument("paths", nargs="*", metavar="PATH",
-                              help="files and folders to check (default: paths in [tool.jax-stubs.lint], files in "
-                                   "the mypy configuration, else the project's root)")
-    lint_command.add_argument("--output", choices=FORMS, default="text",
-                              help="text (mypy's form), github (GitHub Actions annotations) or json (one object per line)")
+    check_command.add_argument(
+        "--python-executable", metavar="PYTHON", help="look in that Python's environment, as mypy's option of the same name does"
+    )
+    lint_command = commands.add_parser(
+        "lint", help="report JAX calls that always raise (every rule of the plugin)", description=LINT_DESCRIPTION
+    )
+    lint_command.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="files and folders to check (default: paths in [tool.jax-stubs.lint], files in "
+        "the mypy configuration, else the project's root)",
+    )
+    lint_command.add_argument(
+        "--output",
+        choices=FORMS,
+        default="text",
+        help="text (mypy's form), github (GitHub Actions annotations) or json (one object per line)",
+    )
     args = parser.parse_args(argv)
     if args.command == "lint":
         from mypy_plugin.lint import run

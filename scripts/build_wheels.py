@@ -55,9 +55,7 @@ def revision() -> str:
 
 def served_releases(oldest: str) -> list[str]:
     """JAX releases pip can fetch, from ``oldest`` on, oldest first."""
-    result = subprocess.run(
-        [sys.executable, "-m", "pip", "index", "versions", "jax"], capture_output=True, text=True
-    )
+    result = subprocess.run([sys.executable, "-m", "pip", "index", "versions", "jax"], capture_output=True, text=True)
     match = re.search(r"Available versions: (.*)", result.stdout)
     if result.returncode != 0 or match is None:
         raise SystemExit(f"build_wheels: error: pip could not list jax releases: {result.stderr.strip()}")
@@ -117,14 +115,12 @@ def build_release(release: str, rev: str, dist: Path, scratch: Path) -> str:
         (shutil.copytree if (REPO / name).is_dir() else shutil.copy2)(REPO / name, source / name)
     shutil.rmtree(source / "mypy_plugin" / "__pycache__", ignore_errors=True)
     generate_stubs.generate(release, source / "jax_stubs", jax_wheel, package=source)
-    ours = {str(p.relative_to(source / "jax_stubs")): p.read_text(encoding="utf-8")
-            for p in (source / "jax_stubs").rglob("*.pyi")}
+    ours = {str(p.relative_to(source / "jax_stubs")): p.read_text(encoding="utf-8") for p in (source / "jax_stubs").rglob("*.pyi")}
     problems = generate_stubs.unexpected_differences(generate_stubs.jax_stub_files(jax_wheel), ours)
     if problems:
         return "; ".join(problems)
     out = scratch / "out"
-    built = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(source)],
-                           capture_output=True, text=True)
+    built = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(source)], capture_output=True, text=True)
     if built.returncode != 0:
         return f"build failed: {(built.stderr.strip().splitlines() or ['?'])[-1]}"
     [wheel], [sdist] = list(out.glob("*.whl")), list(out.glob("*.tar.gz"))

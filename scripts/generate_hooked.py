@@ -39,7 +39,9 @@ def generated() -> str:
         lines = [f"    Hooked(\n        {quoted(module)},\n        {quoted(attribute)},\n        codes=({codes}),"]
         for kind in Hooked._fields[3:]:
             keys = getattr(hooked, kind)
-            if keys:
+            if len(keys) == 1:
+                lines.append(f"        {kind}=({quoted(keys[0])},),")
+            elif keys:
                 lines.append(f"        {kind}=(\n" + "".join(f"            {quoted(key)},\n" for key in keys) + "        ),")
         return "\n".join(lines) + "\n    )"
 

@@ -47,8 +47,16 @@ class GenerationError(Exception):
 def download_wheel(version: str, into: Path) -> Path:
     """JAX's wheel for ``version``, fetched by pip without installing anything."""
     command = [
-        sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-        "--only-binary=:all:", f"jax=={version}", "--dest", str(into),
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--quiet",
+        "--no-deps",
+        "--only-binary=:all:",
+        f"jax=={version}",
+        "--dest",
+        str(into),
     ]
     result = subprocess.run(command, capture_output=True, text=True)
     wheels = sorted(into.glob(f"jax-{version}-*.whl"))
@@ -62,7 +70,7 @@ def jax_stub_files(wheel: Path) -> dict[str, str]:
     """Every ``.pyi`` file under ``jax/`` in the wheel, keyed by its path below ``jax/``."""
     with zipfile.ZipFile(wheel) as archive:
         return {
-            name[len("jax/"):]: archive.read(name).decode("utf-8")
+            name[len("jax/") :]: archive.read(name).decode("utf-8")
             for name in archive.namelist()
             if name.startswith("jax/") and name.endswith(".pyi")
         }
@@ -94,12 +102,10 @@ def refine(text: str) -> str:
         )
     stream = STREAM_PARAMETER.search(text, signature.start(), signature.end())
     if stream is None:
-        raise GenerationError(
-            f"anchor not found: 'def to_device' in {REFINED_FILE} has no 'stream:' parameter"
-        )
+        raise GenerationError(f"anchor not found: 'def to_device' in {REFINED_FILE} has no 'stream:' parameter")
     lines = text.splitlines(keepends=True)
     index = text.count("\n", 0, stream.start())
-    ending = lines[index][len(lines[index].rstrip("\r\n")):]
+    ending = lines[index][len(lines[index].rstrip("\r\n")) :]
     lines[index] = refined_line(lines[index].rstrip("\r\n")) + ending
     return "".join(lines)
 
@@ -166,8 +172,13 @@ def generate(version: str, out: Path, wheel: Path | None = None, package: Path |
             raise GenerationError(f"jax {version} ships no {REFINED_FILE}: nothing to refine")
         write_stubs(files, version, out)
         if package is not None:
-            retarget_package(version, jax_requires_python(wheel), package / "pyproject.toml",
-                             package / "mypy_plugin" / "__init__.py", package / HOOKS.name)
+            retarget_package(
+                version,
+                jax_requires_python(wheel),
+                package / "pyproject.toml",
+                package / "mypy_plugin" / "__init__.py",
+                package / HOOKS.name,
+            )
     return len(files)
 
 
@@ -175,9 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--jax", required=True, metavar="VERSION", help="JAX release, e.g. 0.10.2")
     parser.add_argument("--out", type=Path, default=STUBS, help="stub folder (default: jax_stubs/)")
-    parser.add_argument(
-        "--wheel", type=Path, help="use this JAX wheel instead of fetching one with pip"
-    )
+    parser.add_argument("--wheel", type=Path, help="use this JAX wheel instead of fetching one with pip")
     args = parser.parse_args(argv)
     out = args.out.resolve()
     try:

@@ -92,19 +92,28 @@ def check_mismatch_and_fix(python: Path, folder: Path, old: str, links: Path, en
     """Steps 2 and 3 in one environment that holds jax ``old`` and the stubs for ``NEW``."""
     result = mypy_check(python, folder)
     errors = [line for line in result.stdout.splitlines() if "[jax-stubs-mismatch]" in line]
-    expect(result.returncode == 1 and len(errors) == 1 and errors[0].startswith("train.py:1: error: "),
-           f"mypy reports the mismatch once, at the import, ahead of a decorator ({python})", result.stdout + result.stderr)
+    expect(
+        result.returncode == 1 and len(errors) == 1 and errors[0].startswith("train.py:1: error: "),
+        f"mypy reports the mismatch once, at the import, ahead of a decorator ({python})",
+        result.stdout + result.stderr,
+    )
     fix = FIX.search(result.stdout)
     expect(fix is not None and fix["jax"] == old, "its note names the stubs for the installed JAX", result.stdout)
     assert fix is not None
     check = run([str(python.parent / "jax-stubs"), "check"], cwd=folder)
-    expect(check.returncode == 1 and f"note: Install the stubs for jax {old}: {fix['command']}" in check.stdout,
-           "jax-stubs check reports it with the same command", check.stdout + check.stderr)
+    expect(
+        check.returncode == 1 and f"note: Install the stubs for jax {old}: {fix['command']}" in check.stdout,
+        "jax-stubs check reports it with the same command",
+        check.stdout + check.stderr,
+    )
     before = installed(python)
     fixed = run(fix["command"], shell=True, env={**env, "PIP_FIND_LINKS": str(links), "UV_FIND_LINKS": str(links)})
     after = installed(python)
-    expect(fixed.returncode == 0 and after.get("jax-stubs") == f"{old}.{build_wheels.revision()}",
-           f"the printed command, run as printed, installs the stubs for {old}: {fix['command']}", fixed.stderr + str(after))
+    expect(
+        fixed.returncode == 0 and after.get("jax-stubs") == f"{old}.{build_wheels.revision()}",
+        f"the printed command, run as printed, installs the stubs for {old}: {fix['command']}",
+        fixed.stderr + str(after),
+    )
     expect(besides_stubs(after) == besides_stubs(before), "and changes nothing else")
     again = mypy_check(python, folder)
     expect(again.returncode == 0 and "jax-stubs" not in again.stdout + again.stderr, "mypy is then quiet", again.stdout + again.stderr)
@@ -118,18 +127,36 @@ def with_pip(work: Path, links: Path, env: dict[str, str], old: str, mypy_versio
     folder = work / f"pip-{pip or 'bundled'}"
     venv.create(folder / "env", with_pip=True)
     python = folder / "env" / "bin" / "python"
-    setup = run([str(python), "-m", "pip", "install", "-q", *([f"pip=={pip}"] if pip else []), f"jax=={old}",
-                 f"jaxlib=={old}", f"mypy=={mypy_version}"], env=env)
-    expect(setup.returncode == 0, f"an environment with pip {installed(python).get('pip')}, jax {old} and mypy {mypy_version}",
-           setup.stderr)
+    setup = run(
+        [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            *([f"pip=={pip}"] if pip else []),
+            f"jax=={old}",
+            f"jaxlib=={old}",
+            f"mypy=={mypy_version}",
+        ],
+        env=env,
+    )
+    expect(
+        setup.returncode == 0, f"an environment with pip {installed(python).get('pip')}, jax {old} and mypy {mypy_version}", setup.stderr
+    )
     before = installed(python)
     result = run([str(python), "-m", "pip", "install", "--find-links", str(links), "jax-stubs"], env=env)
     after = installed(python)
-    expect(result.returncode == 0 and after.get("jax-stubs") == NEWEST, "pip install jax-stubs picks the newest stubs",
-           result.stderr + str(after.get("jax-stubs")))
-    expect(besides_stubs(after) == besides_stubs(before),
-           f"and leaves jax {before.get('jax')}, jaxlib {before.get('jaxlib')} and the rest as they were",
-           {k: (before.get(k), v) for k, v in after.items() if before.get(k) != v})
+    expect(
+        result.returncode == 0 and after.get("jax-stubs") == NEWEST,
+        "pip install jax-stubs picks the newest stubs",
+        result.stderr + str(after.get("jax-stubs")),
+    )
+    expect(
+        besides_stubs(after) == besides_stubs(before),
+        f"and leaves jax {before.get('jax')}, jaxlib {before.get('jaxlib')} and the rest as they were",
+        {k: (before.get(k), v) for k, v in after.items() if before.get(k) != v},
+    )
     (folder / "project").mkdir()
     check_mismatch_and_fix(python, folder / "project", old, links, env)
     return python
@@ -141,19 +168,22 @@ def with_uv(work: Path, links: Path, env: dict[str, str], old: str, mypy_version
     before = installed(pip_python)
     result = run([str(BIN / "uv"), "pip", "install", "--python", str(pip_python), "--find-links", str(links), "jax-stubs"], env=env)
     after = installed(pip_python)
-    expect(result.returncode == 0 and after.get("jax-stubs") == NEWEST, "uv pip install jax-stubs picks the newest stubs",
-           result.stderr)
+    expect(result.returncode == 0 and after.get("jax-stubs") == NEWEST, "uv pip install jax-stubs picks the newest stubs", result.stderr)
     expect(besides_stubs(after) == besides_stubs(before), "and leaves JAX and the rest as they were")
 
     # An environment uv made has no pip: the printed command is uv's.
     uv_env = work / "uv-env"
     made = run([str(BIN / "uv"), "venv", "--python", sys.executable, str(uv_env)], env=env)
     uv_python = uv_env / "bin" / "python"
-    setup = run([str(BIN / "uv"), "pip", "install", "--python", str(uv_python), f"jax=={old}", f"jaxlib=={old}",
-                 f"mypy=={mypy_version}"], env=env)
+    setup = run(
+        [str(BIN / "uv"), "pip", "install", "--python", str(uv_python), f"jax=={old}", f"jaxlib=={old}", f"mypy=={mypy_version}"], env=env
+    )
     result = run([str(BIN / "uv"), "pip", "install", "--python", str(uv_python), "--find-links", str(links), "jax-stubs"], env=env)
-    expect(made.returncode == setup.returncode == result.returncode == 0 and "pip" not in installed(uv_python),
-           f"an environment made by uv, without pip, with jax {old} and the newest stubs", made.stderr + setup.stderr + result.stderr)
+    expect(
+        made.returncode == setup.returncode == result.returncode == 0 and "pip" not in installed(uv_python),
+        f"an environment made by uv, without pip, with jax {old} and the newest stubs",
+        made.stderr + setup.stderr + result.stderr,
+    )
     (work / "uv-project").mkdir()
     check_mismatch_and_fix(uv_python, work / "uv-project", old, links, env)
 
@@ -163,18 +193,36 @@ def wheel_alone(work: Path, links: Path, env: dict[str, str]) -> None:
     report = work / "report.json"
     empty = work / "empty-env"
     venv.create(empty, with_pip=True)
-    dry = run([str(empty / "bin" / "python"), "-m", "pip", "install", "--dry-run", "--no-index", "--report", str(report),
-               "--find-links", str(links), "jax-stubs"], env=env)
+    dry = run(
+        [
+            str(empty / "bin" / "python"),
+            "-m",
+            "pip",
+            "install",
+            "--dry-run",
+            "--no-index",
+            "--report",
+            str(report),
+            "--find-links",
+            str(links),
+            "jax-stubs",
+        ],
+        env=env,
+    )
     wanted = [item["metadata"]["name"] for item in json.loads(report.read_text())["install"]] if report.exists() else []
-    expect(dry.returncode == 0 and wanted == ["jax-stubs"], "installing the wheel alone installs nothing else (no mypy, no JAX)",
-           dry.stderr + str(wanted))
+    expect(
+        dry.returncode == 0 and wanted == ["jax-stubs"],
+        "installing the wheel alone installs nothing else (no mypy, no JAX)",
+        dry.stderr + str(wanted),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--old", default="0.7.2", help="the older JAX release installed first")
-    parser.add_argument("--pip", nargs="*", default=[], metavar="VERSION",
-                        help="pip releases to check with too, besides the one venv bundles")
+    parser.add_argument(
+        "--pip", nargs="*", default=[], metavar="VERSION", help="pip releases to check with too, besides the one venv bundles"
+    )
     args = parser.parse_args(argv)
     old = args.old
     mypy_version = run([sys.executable, "-m", "mypy", "--version"]).stdout.split()[1]

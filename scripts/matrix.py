@@ -37,7 +37,11 @@ BASE_CONFIG = "[mypy]\nfixed_format_cache = True\n"
 option in 1.19, which reads JAX's cached modules about twice as fast for each case as the JSON
 one (the cache's format changes no report)."""
 TESTS = [
-    "tests/typecheck", "tests/test_runtime_truth.py", "tests/test_mypy_internals.py", "tests/test_rewrites_in_place.py", "tests/test_traced_tables.py",
+    "tests/typecheck",
+    "tests/test_runtime_truth.py",
+    "tests/test_mypy_internals.py",
+    "tests/test_rewrites_in_place.py",
+    "tests/test_traced_tables.py",
     "tests/test_lint.py",  # jax-stubs lint drives mypy through its programmatic interface
 ]
 
@@ -82,8 +86,20 @@ def run_cell(jax: str, mypy: str) -> tuple[bool, float, Path]:
             env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}", "JAX_PLATFORMS": "cpu"}
             base = Path(cache) / "base.ini"
             base.write_text(BASE_CONFIG)
-            sh([str(venv / "bin" / "pytest"), "-q", "-p", "no:cacheprovider", f"--mypy-testing-base={cache}",
-                f"--mypy-ini-file={base}", *TESTS], log, cwd=source, env=env)
+            sh(
+                [
+                    str(venv / "bin" / "pytest"),
+                    "-q",
+                    "-p",
+                    "no:cacheprovider",
+                    f"--mypy-testing-base={cache}",
+                    f"--mypy-ini-file={base}",
+                    *TESTS,
+                ],
+                log,
+                cwd=source,
+                env=env,
+            )
         return True, time.monotonic() - started, log
     except subprocess.CalledProcessError:
         return False, time.monotonic() - started, log
@@ -102,8 +118,9 @@ def cells_of(jax_releases: list[str], mypy_releases: list[str], every_pair: bool
     mypy's cells start first and the workers finish together."""
     newest = max(mypy_releases, key=version)
     ends = {min(jax_releases, key=version), max(jax_releases, key=version)}
-    cells = [(jax, mypy) for mypy in sorted(mypy_releases, key=version) for jax in jax_releases
-             if every_pair or mypy == newest or jax in ends]
+    cells = [
+        (jax, mypy) for mypy in sorted(mypy_releases, key=version) for jax in jax_releases if every_pair or mypy == newest or jax in ends
+    ]
     return cells
 
 
@@ -112,8 +129,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jax", nargs="+", default=JAX_RELEASES)
     parser.add_argument("--mypy", nargs="+", default=MYPY_RELEASES)
     parser.add_argument("--every-pair", action="store_true", help="every JAX release with every mypy release")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                        help="cells run at once (default: one per core; each cell runs mypy on one core)")
+    parser.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, help="cells run at once (default: one per core; each cell runs mypy on one core)"
+    )
     args = parser.parse_args(argv)
     cells = cells_of(args.jax, args.mypy, args.every_pair)
     failed = []

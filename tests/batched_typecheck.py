@@ -52,9 +52,13 @@ class Batch:
             (self.folder / names[-1]).write_text(item.files[0].content)
         with utils.cd(self.folder):
             runner = Runner(
-                files=[], config=first.config, main_file=self.folder / names[0],
-                config_file=first.prepare_config_file(self.folder), disable_cache=False,
-                mypy_executor=executor(first, self.folder), output_checker=OutputChecker(False, self.folder, []),
+                files=[],
+                config=first.config,
+                main_file=self.folder / names[0],
+                config_file=first.prepare_config_file(self.folder),
+                disable_cache=False,
+                mypy_executor=executor(first, self.folder),
+                output_checker=OutputChecker(False, self.folder, []),
                 no_silence_site_packages=first.no_silence_site_packages,
                 incremental_cache_dir=first.incremental_cache_dir,
             )
@@ -77,7 +81,8 @@ class Batch:
         lines = self.lines[self.index[id(item)]]
         try:
             OutputChecker(item.expect_fail, self.folder, item.expected_output).check(
-                ReturnCodes.FAIL if lines else ReturnCodes.SUCCESS, "\n".join(lines), "")
+                ReturnCodes.FAIL if lines else ReturnCodes.SUCCESS, "\n".join(lines), ""
+            )
         except TypecheckAssertionError:
             return False
         return True
@@ -88,8 +93,11 @@ def executor(item: YamlTestItem, folder: Path) -> MypyExecutor:
     mypy = shutil.which("mypy")
     assert mypy is not None, "mypy executable is not found"
     return MypyExecutor(
-        same_process=item.same_process, rootdir=getattr(getattr(item.parent, "config", None), "rootdir", None),
-        execution_path=folder, environment_variables=dict(item.environment_variables), mypy_executable=mypy,
+        same_process=item.same_process,
+        rootdir=getattr(getattr(item.parent, "config", None), "rootdir", None),
+        execution_path=folder,
+        environment_variables=dict(item.environment_variables),
+        mypy_executable=mypy,
         modify_pythonpath=item.modify_pythonpath,
     )
 
@@ -115,8 +123,7 @@ class Batches:
         if group not in self.made:
             if self.folder is None:
                 self.folder = Path(tempfile.mkdtemp(prefix="batched-", dir=item.root_directory))
-            members = [other for other in item.session.items
-                       if isinstance(other, YamlTestItem) and group_of(other) == group]
+            members = [other for other in item.session.items if isinstance(other, YamlTestItem) and group_of(other) == group]
             folder = self.folder / f"group_{len(self.made)}"
             folder.mkdir()
             self.made[group] = Batch(members, folder)
@@ -148,7 +155,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         batched = sum(len(batch.index) for batch in BATCHES.made.values())
         terminalreporter.write_line(
             f"type-check cases: {batched} in {len(BATCHES.made)} mypy runs, {len(BATCHES.alone)} of them again alone"
-            + (f" ({', '.join(BATCHES.alone[:5])}{', ...' if len(BATCHES.alone) > 5 else ''})" if BATCHES.alone else ""))
+            + (f" ({', '.join(BATCHES.alone[:5])}{', ...' if len(BATCHES.alone) > 5 else ''})" if BATCHES.alone else "")
+        )
 
 
 def pytest_sessionfinish() -> None:

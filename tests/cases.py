@@ -52,87 +52,112 @@ NON_HASHABLE = re.compile(r"^Non-hashable static arguments are not supported")
 def by_exception(before: str, messages: dict[tuple[str, str], re.Pattern[str]]) -> list[Rule]:
     """One entry per (code, exception): an error under ``code`` that ends ``<before>JAX raises
     <exception>``, and the pattern of JAX's message."""
-    return [Rule(code, re.compile(rf"^main:(\d+): error: .*{before}JAX raises {exception}  \[{code}\]$"), exception, message)
-            for (code, exception), message in messages.items()]
+    return [
+        Rule(code, re.compile(rf"^main:(\d+): error: .*{before}JAX raises {exception}  \[{code}\]$"), exception, message)
+        for (code, exception), message in messages.items()
+    ]
 
 
-RULES = [
-    Rule(
-        "jax-to-device-stream",
-        re.compile(r'^main:(\d+): (?:error|note): (?:"\w+\.to_device" does not accept a stream|Argument "stream" to "to_device" of "Array")'),
-        "NotImplementedError",
-        re.compile(r"^stream argument of array\.to_device\(\)$"),
-    ),
-    Rule(
-        "jax-immutable-array",
-        re.compile(r'^main:(\d+): error: "\w+" does not support item assignment'),
-        "TypeError",
-        re.compile(r"JAX arrays are\s+immutable"),
-    ),
-] + by_exception(r" under jax\.(?:jit|vmap); ", {
-        ("jax-traced-value", "TracerBoolConversionError"): re.compile(r"^Attempted boolean conversion of traced array"),
-        ("jax-traced-value", "ConcretizationTypeError"): CONCRETIZATION,
-        ("jax-traced-value", "TracerIntegerConversionError"): re.compile(r"^The __index__\(\) method was called on traced array"),
-        ("jax-traced-value", "TracerArrayConversionError"):
-            re.compile(r"^The numpy\.ndarray conversion method __array__\(\) was called on traced array"),
-        ("jax-traced-shape", "NonConcreteBooleanIndexError"): re.compile(r"^Array boolean indices must be concrete"),
-        ("jax-traced-shape", "ConcretizationTypeError"): CONCRETIZATION,
-}) + by_exception("; ", {
-        ("jax-unsupported-argument", "TypeError"): re.compile(
-            # clip's removed keywords; interpolation, removed by the function (0.8) or refused by
-            # jax.jit (0.9 on); kind
-            r"got an unexpected keyword argument|argument interpolation was removed|"
-            r"^Error interpreting argument to .* as an abstract array|^'kind' argument to \w+ is not supported"),
-        ("jax-unsupported-argument", "NotImplementedError"): re.compile(
-            r"^Only implemented for order='K'|order=A is not implemented|^Ravel not implemented for order='K'|"
-            r"^The 'edge_order' argument to jnp\.gradient is not supported|^The 'raise' mode to jnp\.\w+ is not supported|"
-            r"^wrap=True is not implemented"),
-        ("jax-unsupported-argument", "ValueError"): re.compile(
-            r"^Unexpected value for 'order' argument|^method can only be|does not support overwrite_input=True|"
-            r"^jax\.numpy\.meshgrid only supports copy=True|^Unknown gather mode|^the only valid string value of"),
-        ("jax-inplace-default", "ValueError"): re.compile(r"cannot modify arrays\s*in-place"),
-        ("jax-inplace-default", "NotImplementedError"): re.compile(
-            r"^JAX arrays are immutable, must use inplace=False|jnp\.ufunc\.at\(\) cannot operate inplace"),
-        ("jax-unsupported-function", "NotImplementedError"): re.compile(r"^jnp\.from\w+\(\) is not implemented"),
-        ("jax-unsupported-function", "TypeError"): re.compile(r"Array\(\) takes no arguments"),
-        ("jax-prng-key", "TypeError"): re.compile(r"^JAX encountered invalid PRNG key data|^PRNG key seed must be an integer"),
-        ("jax-random-dtype", "ValueError"): re.compile(r"^dtype argument to `\w+` must be an? [\w ]+ dtype|^Invalid integer data type"),
-        ("jax-random-dtype", "TypeError"): re.compile(r"^randint only accepts integer dtypes"),
-}) + [
-    Rule(
-        "jax-discarded-update",
-        re.compile(r'^main:(\d+): error: Result of ".*" is discarded; JAX returns an? \w+ copy and leaves .* unchanged  \[jax-discarded-update\]$'),
-        None,
-        None,
-    ),
-    Rule(
-        "jax-jit-declaration",
-        re.compile(r'^main:(\d+): error: (?:static|donate)_arg(?:names|nums).* jax\.jit raises ValueError  \[jax-jit-declaration\]$'),
-        "ValueError",
-        re.compile(r"^Jitted function has (?:invalid argnames|\w+=\(.*\), but only accepts)"),
-    ),
-    Rule(
-        "jax-jit-declaration",
-        re.compile(r'^main:(\d+): error: Static parameter .* each call raises ValueError  \[jax-jit-declaration\]$'),
-        "ValueError",
-        NON_HASHABLE,
-        raised_by_a_call=True,
-    ),
-    Rule(
-        "jax-jit-call",
-        re.compile(r'^main:(\d+): error: Static argument .* JAX raises ValueError  \[jax-jit-call\]$'),
-        "ValueError",
-        NON_HASHABLE,
-    ),
-    Rule(
-        "jax-jit-call",
-        re.compile(r'^main:(\d+): error: Argument .* which JAX cannot trace; JAX raises TypeError  \[jax-jit-call\]$'),
-        "TypeError",
-        # JAX 0.4.31 words it in two ways of its own
-        re.compile(r"Error interpreting argument to .* as an abstract array|is not a valid JAX type|"
-                   r"^Cannot interpret value of type .* as an abstract array"),
-    ),
-]
+RULES = (
+    [
+        Rule(
+            "jax-to-device-stream",
+            re.compile(
+                r'^main:(\d+): (?:error|note): (?:"\w+\.to_device" does not accept a stream|Argument "stream" to "to_device" of "Array")'
+            ),
+            "NotImplementedError",
+            re.compile(r"^stream argument of array\.to_device\(\)$"),
+        ),
+        Rule(
+            "jax-immutable-array",
+            re.compile(r'^main:(\d+): error: "\w+" does not support item assignment'),
+            "TypeError",
+            re.compile(r"JAX arrays are\s+immutable"),
+        ),
+    ]
+    + by_exception(
+        r" under jax\.(?:jit|vmap); ",
+        {
+            ("jax-traced-value", "TracerBoolConversionError"): re.compile(r"^Attempted boolean conversion of traced array"),
+            ("jax-traced-value", "ConcretizationTypeError"): CONCRETIZATION,
+            ("jax-traced-value", "TracerIntegerConversionError"): re.compile(r"^The __index__\(\) method was called on traced array"),
+            ("jax-traced-value", "TracerArrayConversionError"): re.compile(
+                r"^The numpy\.ndarray conversion method __array__\(\) was called on traced array"
+            ),
+            ("jax-traced-shape", "NonConcreteBooleanIndexError"): re.compile(r"^Array boolean indices must be concrete"),
+            ("jax-traced-shape", "ConcretizationTypeError"): CONCRETIZATION,
+        },
+    )
+    + by_exception(
+        "; ",
+        {
+            ("jax-unsupported-argument", "TypeError"): re.compile(
+                # clip's removed keywords; interpolation, removed by the function (0.8) or refused by
+                # jax.jit (0.9 on); kind
+                r"got an unexpected keyword argument|argument interpolation was removed|"
+                r"^Error interpreting argument to .* as an abstract array|^'kind' argument to \w+ is not supported"
+            ),
+            ("jax-unsupported-argument", "NotImplementedError"): re.compile(
+                r"^Only implemented for order='K'|order=A is not implemented|^Ravel not implemented for order='K'|"
+                r"^The 'edge_order' argument to jnp\.gradient is not supported|^The 'raise' mode to jnp\.\w+ is not supported|"
+                r"^wrap=True is not implemented"
+            ),
+            ("jax-unsupported-argument", "ValueError"): re.compile(
+                r"^Unexpected value for 'order' argument|^method can only be|does not support overwrite_input=True|"
+                r"^jax\.numpy\.meshgrid only supports copy=True|^Unknown gather mode|^the only valid string value of"
+            ),
+            ("jax-inplace-default", "ValueError"): re.compile(r"cannot modify arrays\s*in-place"),
+            ("jax-inplace-default", "NotImplementedError"): re.compile(
+                r"^JAX arrays are immutable, must use inplace=False|jnp\.ufunc\.at\(\) cannot operate inplace"
+            ),
+            ("jax-unsupported-function", "NotImplementedError"): re.compile(r"^jnp\.from\w+\(\) is not implemented"),
+            ("jax-unsupported-function", "TypeError"): re.compile(r"Array\(\) takes no arguments"),
+            ("jax-prng-key", "TypeError"): re.compile(r"^JAX encountered invalid PRNG key data|^PRNG key seed must be an integer"),
+            ("jax-random-dtype", "ValueError"): re.compile(r"^dtype argument to `\w+` must be an? [\w ]+ dtype|^Invalid integer data type"),
+            ("jax-random-dtype", "TypeError"): re.compile(r"^randint only accepts integer dtypes"),
+        },
+    )
+    + [
+        Rule(
+            "jax-discarded-update",
+            re.compile(
+                r'^main:(\d+): error: Result of ".*" is discarded; JAX returns an? \w+ copy and leaves .* unchanged  '
+                r"\[jax-discarded-update\]$"
+            ),
+            None,
+            None,
+        ),
+        Rule(
+            "jax-jit-declaration",
+            re.compile(r"^main:(\d+): error: (?:static|donate)_arg(?:names|nums).* jax\.jit raises ValueError  \[jax-jit-declaration\]$"),
+            "ValueError",
+            re.compile(r"^Jitted function has (?:invalid argnames|\w+=\(.*\), but only accepts)"),
+        ),
+        Rule(
+            "jax-jit-declaration",
+            re.compile(r"^main:(\d+): error: Static parameter .* each call raises ValueError  \[jax-jit-declaration\]$"),
+            "ValueError",
+            NON_HASHABLE,
+            raised_by_a_call=True,
+        ),
+        Rule(
+            "jax-jit-call",
+            re.compile(r"^main:(\d+): error: Static argument .* JAX raises ValueError  \[jax-jit-call\]$"),
+            "ValueError",
+            NON_HASHABLE,
+        ),
+        Rule(
+            "jax-jit-call",
+            re.compile(r"^main:(\d+): error: Argument .* which JAX cannot trace; JAX raises TypeError  \[jax-jit-call\]$"),
+            "TypeError",
+            # JAX 0.4.31 words it in two ways of its own
+            re.compile(
+                r"Error interpreting argument to .* as an abstract array|is not a valid JAX type|"
+                r"^Cannot interpret value of type .* as an abstract array"
+            ),
+        ),
+    ]
+)
 """A rule may raise several exceptions, one per kind of site: each has its entry, and the
 error names the exception JAX raises."""
 
@@ -172,8 +197,7 @@ class Case:
     @property
     def misuses(self) -> list[tuple[int, Rule]]:
         """The lines of ``main`` that the type check reports as a misuse, with the rule."""
-        found = {(int(m.group(1)), rule.code): rule for line in self.out_lines for rule in RULES
-                 if (m := rule.reported.match(line))}
+        found = {(int(m.group(1)), rule.code): rule for line in self.out_lines for rule in RULES if (m := rule.reported.match(line))}
         return sorted(((line, rule) for (line, _), rule in found.items()), key=lambda pair: pair[0])
 
     @property
@@ -221,10 +245,7 @@ def load_cases(folder: Path = TYPECHECK) -> list[Case]:
                     Case(
                         name=f"{path.stem}::{raw['case']}" + (f"[{suffix}]" if suffix else ""),
                         main=render(raw["main"], params),
-                        files={
-                            f["path"]: render(f.get("content", ""), params)
-                            for f in raw.get("files", [])
-                        },
+                        files={f["path"]: render(f.get("content", ""), params) for f in raw.get("files", [])},
                         out=render(raw.get("out", ""), params).splitlines(),
                         mypy_config=raw.get("mypy_config", ""),
                         runtime=raw.get("runtime"),
@@ -315,7 +336,7 @@ def in_place_of_statement(source: str, line: int, code: str) -> str:
     assert statement.end_lineno == line, "a reported statement on one line"
     lines = source.splitlines(keepends=True)
     text = lines[line - 1]
-    lines[line - 1] = text[: statement.col_offset] + code + text[statement.end_col_offset:]
+    lines[line - 1] = text[: statement.col_offset] + code + text[statement.end_col_offset :]
     return "".join(lines)
 
 
@@ -344,8 +365,7 @@ def probes() -> Iterator[Probed]:
     runs; the snapshots are NumPy copies, None for traced values."""
     probed = Probed()
     setattr(builtins, KEEP, probed.kept.append)
-    setattr(builtins, SNAPSHOT,
-            lambda value=None: probed.snapshots.append(concrete(probed.kept[-1] if value is None else value)))
+    setattr(builtins, SNAPSHOT, lambda value=None: probed.snapshots.append(concrete(probed.kept[-1] if value is None else value)))
     try:
         yield probed
     finally:
@@ -365,8 +385,12 @@ def call_reported(path: Path, reported: dict[int, Rule], arguments: dict[str, tu
     runs); one without runs. Returns what the functions that ran returned, and the names of
     those without a report, in order."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    functions = {line: node.name for node in tree.body if isinstance(node, ast.FunctionDef)
-                 for line in range(node.lineno, (node.end_lineno or node.lineno) + 1)}
+    functions = {
+        line: node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+        for line in range(node.lineno, (node.end_lineno or node.lineno) + 1)
+    }
     assert set(functions.values()) == set(arguments)
     module = runpy.run_path(str(path), run_name="reported")
     returned: dict[str, Any] = {}

@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from mypy_runs import BIN
+
 PYREFLY_CONFIG = 'preset = "default"\n'
 """Written as ``pyrefly.toml`` beside the samples: without a config file pyrefly checks no
 argument types (its ``basic`` preset)."""
@@ -67,9 +68,7 @@ TY_LINE = re.compile(r"^(?P<file>[^:\s]+\.py):(?P<line>\d+):\d+: (?P<severity>\w
 def parse_ty(stdout: str, root: Path) -> list[Diagnostic]:
     """ty ``--output-format concise``: one ``file:line:col: severity[rule] message`` a line."""
     return [
-        Diagnostic(m["file"], int(m["line"]), m["severity"], m["rule"], m["message"])
-        for m in map(TY_LINE.match, stdout.splitlines())
-        if m
+        Diagnostic(m["file"], int(m["line"]), m["severity"], m["rule"], m["message"]) for m in map(TY_LINE.match, stdout.splitlines()) if m
     ]
 
 
@@ -98,8 +97,12 @@ CHECKERS = {
     "pyrefly": Checker(
         "pyrefly",
         lambda python: [
-            str(BIN / "pyrefly"), "check", "--python-interpreter-path", str(python),
-            "--output-format", "json",
+            str(BIN / "pyrefly"),
+            "check",
+            "--python-interpreter-path",
+            str(python),
+            "--output-format",
+            "json",
         ],
         parse_pyrefly,
         "error",
@@ -107,8 +110,15 @@ CHECKERS = {
     "ty": Checker(
         "ty",
         lambda python: [
-            str(BIN / "ty"), "check", "--python", str(python), "--output-format", "concise",
-            "--color", "never", ".",
+            str(BIN / "ty"),
+            "check",
+            "--python",
+            str(python),
+            "--output-format",
+            "concise",
+            "--color",
+            "never",
+            ".",
         ],
         parse_ty,
         "error",

@@ -34,7 +34,9 @@ def linked_environment(folder: Path, leave_out: Iterable[str] = (), copy: Iterab
     target = Path(
         subprocess.run(
             [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-            capture_output=True, text=True, check=True,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.strip()
     )
     for entry in Path(sysconfig.get_paths()["purelib"]).iterdir():
@@ -56,6 +58,9 @@ def built_wheels(fallback: Path) -> Path:
     if given:
         return Path(given)
     repo = Path(__file__).resolve().parent.parent
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(fallback), str(repo)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(fallback), str(repo)],
+        check=True,
+        capture_output=True,
+    )
     return fallback

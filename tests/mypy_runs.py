@@ -49,9 +49,7 @@ def run_mypy(
     """``python -m mypy *args`` in ``folder`` with a fresh ``mypy.ini`` there (see
     ``write_config``); the cache defaults to the suite's shared one."""
     write_config(folder, cache=cache or shared_cache(folder / ".mypy_cache"), plugin=plugin, extra=extra)
-    return subprocess.run(
-        [str(python), "-m", "mypy", *args], cwd=folder, env=env, capture_output=True, text=True, timeout=900
-    )
+    return subprocess.run([str(python), "-m", "mypy", *args], cwd=folder, env=env, capture_output=True, text=True, timeout=900)
 
 
 def assert_no_crash(result: subprocess.CompletedProcess[str], *, statuses: tuple[int, ...] = (0, 1)) -> None:
@@ -71,8 +69,7 @@ class Daemon:
         self.command = [str(BIN / "dmypy"), "--status-file", str(folder / ".dmypy.json")]
 
     def run(self, *args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([*self.command, *args], cwd=self.folder, env=self.env, capture_output=True, text=True,
-                              timeout=900)
+        return subprocess.run([*self.command, *args], cwd=self.folder, env=self.env, capture_output=True, text=True, timeout=900)
 
     def check(self, *files: str, options: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
         """``dmypy run -- <options> <files>``: starts the daemon if needed, then checks."""

@@ -7,12 +7,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from environments import JAX, OUR_PACKAGE, linked_environment
+from mypy_runs import CORRECT, MISUSE, run_mypy
+
 from mypy_plugin.install import messages
 from mypy_plugin.install.diagnosis import Diagnosis, Installer
 from mypy_plugin.lib.stderr import PREFIX
-from mypy_runs import CORRECT, MISUSE, run_mypy
 
 STUBS = Diagnosis.of_this_environment().stubs
 

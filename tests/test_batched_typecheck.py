@@ -52,9 +52,22 @@ def test_batches_keep_the_verdicts(tmp_path: Path) -> None:
     (tmp_path / "conftest.py").write_text('pytest_plugins = ["batched_typecheck"]\n')
     (tmp_path / "base").mkdir()
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--mypy-testing-base={tmp_path / 'base'}",
-         "--rootdir", str(tmp_path), "test_cases.yml"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            f"--mypy-testing-base={tmp_path / 'base'}",
+            "--rootdir",
+            str(tmp_path),
+            "test_cases.yml",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
         env={**os.environ, "PYTHONPATH": str(TESTS), "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"},
     )
     output = result.stdout + result.stderr

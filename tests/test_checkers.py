@@ -19,7 +19,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from cases import Case, load_cases
 from checkers import CHECKERS, PYREFLY_CONFIG, Diagnostic, run
 from environments import OUR_PACKAGE, linked_environment
@@ -34,10 +33,7 @@ def concrete_misuse(case: Case) -> bool:
 
 def sample_cases() -> tuple[list[Case], list[Case]]:
     # Extra files, silenced misuses and "type: ignore" comments mean different things per checker.
-    usable = [
-        c for c in load_cases()
-        if not c.files and not c.runtime_reason and "type: ignore" not in c.main
-    ]
+    usable = [c for c in load_cases() if not c.files and not c.runtime_reason and "type: ignore" not in c.main]
     misuse = [c for c in usable if concrete_misuse(c)]
     regression = [c for c in usable if not concrete_misuse(c)]
     return misuse, regression
@@ -71,16 +67,11 @@ def without_stubs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def outputs(samples: Path, without_stubs: Path) -> dict[str, tuple[list[Diagnostic], list[Diagnostic]]]:
     """Each checker's diagnostics on the samples: (with the stubs, without them)."""
-    return {
-        name: (run(checker, PYTHON, samples), run(checker, without_stubs, samples))
-        for name, checker in CHECKERS.items()
-    }
+    return {name: (run(checker, PYTHON, samples), run(checker, without_stubs, samples)) for name, checker in CHECKERS.items()}
 
 
 @pytest.mark.parametrize("name", CHECKERS)
-def test_stubs_add_one_error_per_misuse_and_nothing_else(
-    name: str, outputs: dict[str, tuple[list[Diagnostic], list[Diagnostic]]]
-) -> None:
+def test_stubs_add_one_error_per_misuse_and_nothing_else(name: str, outputs: dict[str, tuple[list[Diagnostic], list[Diagnostic]]]) -> None:
     with_stubs, without = outputs[name]
     added = [d for d in with_stubs if d not in without]
     removed = [d for d in without if d not in with_stubs]
@@ -93,15 +84,11 @@ def test_stubs_add_one_error_per_misuse_and_nothing_else(
 
 
 @pytest.mark.parametrize("name", CHECKERS)
-def test_regression_samples_are_checked(
-    name: str, outputs: dict[str, tuple[list[Diagnostic], list[Diagnostic]]], samples: Path
-) -> None:
+def test_regression_samples_are_checked(name: str, outputs: dict[str, tuple[list[Diagnostic], list[Diagnostic]]], samples: Path) -> None:
     """The comparison means something only if the checker really read the samples."""
     with_stubs, _ = outputs[name]
     assert any(d.file.startswith("case_") for d in with_stubs)
-    assert len({p.name for p in samples.glob("*.py")}) == len(MISUSE) + len(REGRESSION_CASES) + len(
-        list(REGRESSION.glob("*.py"))
-    )
+    assert len({p.name for p in samples.glob("*.py")}) == len(MISUSE) + len(REGRESSION_CASES) + len(list(REGRESSION.glob("*.py")))
 
 
 @pytest.mark.parametrize("sample", sorted(p.name for p in REGRESSION.glob("*.py")))

@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-
-from mypy_plugin.rules.to_device import DROP_THE_STREAM, SYNCHRONISE
 from mypy_runs import CORRECT as FIXED
 from mypy_runs import MISUSE, Daemon, run_mypy, shared_cache
+
+from mypy_plugin.rules.to_device import DROP_THE_STREAM, SYNCHRONISE
 
 CODE = "[jax-to-device-stream]"
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
@@ -72,11 +72,18 @@ def test_daemon_reports_drops_and_reports_again(package: Package, dmypy: Run) ->
 
 def test_daemon_reports_item_assignment_across_edits(package: Package, dmypy: Run) -> None:
     assigns = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx[0] = 1.0\n"
-    follows_edits(package, dmypy, [
-        (assigns, "MAIN:4: error: \"Array\" does not support item assignment"),
-        (assigns.replace("x[0] = 1.0", "x = x.at[0].set(1.0)"), None),
-        (assigns.replace("x[0] = 1.0", "x[1:] *= 2.0"), 'MAIN:4: note: Use ".at[]", which returns an updated copy: "x = x.at[1:].multiply(2.0)"'),
-    ])
+    follows_edits(
+        package,
+        dmypy,
+        [
+            (assigns, 'MAIN:4: error: "Array" does not support item assignment'),
+            (assigns.replace("x[0] = 1.0", "x = x.at[0].set(1.0)"), None),
+            (
+                assigns.replace("x[0] = 1.0", "x[1:] *= 2.0"),
+                'MAIN:4: note: Use ".at[]", which returns an updated copy: "x = x.at[1:].multiply(2.0)"',
+            ),
+        ],
+    )
 
 
 def test_daemon_follows_a_base_class_in_another_file(package: Package, dmypy: Run) -> None:
@@ -107,8 +114,7 @@ def test_daemon_follows_a_base_class_in_another_file(package: Package, dmypy: Ru
 def test_daemon_follows_an_import_that_changes_the_receiver(package: Package, dmypy: Run) -> None:
     buffers = package.write(
         "buffers",
-        "import jax\n\nclass HostBuffer:\n"
-        "    def to_device(self, device: object, *, stream: object = None) -> None: ...\n",
+        "import jax\n\nclass HostBuffer:\n    def to_device(self, device: object, *, stream: object = None) -> None: ...\n",
     )
     body = "\n\ndef move(x: Buffer) -> None:\n    x.to_device(0, stream=1)\n"
     main = package.write("main", "from PKG.buffers import HostBuffer as Buffer" + body)
@@ -159,10 +165,7 @@ def test_config_data_names_the_versions() -> None:
     from mypy_plugin import __version__
     from mypy_plugin.main import JaxStubsPlugin
 
-    data = [
-        JaxStubsPlugin(Options()).report_config_data(ReportConfigContext("m", "m.py", is_check))
-        for is_check in (False, True)
-    ]
+    data = [JaxStubsPlugin(Options()).report_config_data(ReportConfigContext("m", "m.py", is_check)) for is_check in (False, True)]
     assert data[0] == data[1]
     assert data[0]["plugin"] == __version__
     assert data[0]["jax"] and data[0]["stubs"]
@@ -194,30 +197,39 @@ def test_daemon_rewrite_follows_a_class_in_another_file(package: Package, dmypy:
     assert REPLACED in dmypy(*files).stdout
 
 
-
 def test_daemon_follows_edits_of_a_jitted_function(package: Package, dmypy: Run) -> None:
-    follows_edits(package, dmypy, [
-        (JITTED.replace("BODY", "if x.sum() > 0:\n        x = -x"), 'MAIN:6: error: "if" needs the Python value'),
-        (JITTED.replace("BODY", "x = jnp.where(x.sum() > 0, -x, x)"), None),
-        (JITTED.replace("BODY", "while x.max() > 1:\n        x = x / 2"), 'MAIN:6: error: "while" needs the Python value'),
-    ])
+    follows_edits(
+        package,
+        dmypy,
+        [
+            (JITTED.replace("BODY", "if x.sum() > 0:\n        x = -x"), 'MAIN:6: error: "if" needs the Python value'),
+            (JITTED.replace("BODY", "x = jnp.where(x.sum() > 0, -x, x)"), None),
+            (JITTED.replace("BODY", "while x.max() > 1:\n        x = x / 2"), 'MAIN:6: error: "while" needs the Python value'),
+        ],
+    )
 
 
 def test_daemon_reports_in_files_added_while_it_runs(package: Package, dmypy: Run) -> None:
     """The daemon checks new files one target at a time, the jitted function after the helper
     it imports: the report made when it checked the decorator stays."""
     helpers = package.write("helpers", "import jax\n\ndef total(x: jax.Array) -> jax.Array:\n    return x.sum()\n")
-    main = package.write("main", JITTED.replace("BODY", "if total(x) > 0:\n        x = -x").replace(
-        "import jax.numpy as jnp\n", "import jax.numpy as jnp\nfrom PKG.helpers import total\n"))
+    main = package.write(
+        "main",
+        JITTED.replace("BODY", "if total(x) > 0:\n        x = -x").replace(
+            "import jax.numpy as jnp\n", "import jax.numpy as jnp\nfrom PKG.helpers import total\n"
+        ),
+    )
     first = dmypy(main, helpers)
-    assert first.returncode == 1 and f"{main}:7: error: \"if\"" in first.stdout, first.stdout
+    assert first.returncode == 1 and f'{main}:7: error: "if"' in first.stdout, first.stdout
     package.write("main", (package.root / main).read_text().replace("if total(x) > 0:", "if x.ndim > 0:"))
     fixed = dmypy(main, helpers)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
 
 
-STEP = ("import jax\nfrom functools import partial\n\n@partial(jax.jit, static_argnames=('mode',))\n"
-        "def step(x: jax.Array, mode: str) -> jax.Array:\n    return x\n")
+STEP = (
+    "import jax\nfrom functools import partial\n\n@partial(jax.jit, static_argnames=('mode',))\n"
+    "def step(x: jax.Array, mode: str) -> jax.Array:\n    return x\n"
+)
 TRACED_MODE = STEP.replace("static_argnames=('mode',)", "donate_argnums=()")  # of another size: dmypy sees the edit
 CALLER = "import jax.numpy as jnp\nfrom PKG.steps import step\n\nstep(jnp.ones(3), 'relu')\n"
 A_STR = ':4: error: Argument "mode" of jitted "step" is a str'
@@ -249,17 +261,20 @@ def test_incremental_run_follows_the_static_parameters_of_a_jitted_function(tmp_
 
 
 DISCARDS = "import jax.numpy as jnp\n\nx = jnp.arange(3.0)\nx.at[0].set(1.0)\n"
-SORTS = ("import jax\nfrom PKG.arrays import make\n\ndef ranked() -> None:\n"
-         "    x = make()\n    x.sort()\n    print(x)\n")
+SORTS = "import jax\nfrom PKG.arrays import make\n\ndef ranked() -> None:\n    x = make()\n    x.sort()\n    print(x)\n"
 ARRAYS = "import jax\nimport jax.numpy as jnp\n\ndef make() -> jax.Array:\n    return jnp.array([2.0, 1.0])\n"
 
 
 def test_daemon_follows_edits_of_a_discarded_update(package: Package, dmypy: Run) -> None:
-    follows_edits(package, dmypy, [
-        (DISCARDS, 'MAIN:4: error: Result of "x.at[0].set" is discarded'),
-        (DISCARDS.replace("x.at[0]", "x = x.at[0]"), None),
-        (DISCARDS.replace("x.at[0].set(1.0)", "x.sort()"), 'MAIN:4: note: Assign the sorted copy: "x = x.sort()"'),
-    ])
+    follows_edits(
+        package,
+        dmypy,
+        [
+            (DISCARDS, 'MAIN:4: error: Result of "x.at[0].set" is discarded'),
+            (DISCARDS.replace("x.at[0]", "x = x.at[0]"), None),
+            (DISCARDS.replace("x.at[0].set(1.0)", "x.sort()"), 'MAIN:4: note: Assign the sorted copy: "x = x.sort()"'),
+        ],
+    )
 
 
 def test_daemon_follows_a_discarded_sort_whose_array_changes_library(package: Package, dmypy: Run) -> None:

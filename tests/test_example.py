@@ -15,7 +15,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-
 from cases import RULES, call_reported, rule_for
 from checkers import CHECKERS, PYREFLY_CONFIG, run
 from mypy_runs import BIN, PYTHON
@@ -48,9 +47,7 @@ CALLS: dict[str, Callable[[Any], tuple[Any, ...]]] = {
 
 def mypy_on_examples() -> subprocess.CompletedProcess[str]:
     """The README's demo as printed: ``mypy examples/`` with this repository's configuration."""
-    return subprocess.run(
-        [str(BIN / "mypy"), "examples/"], cwd=REPO, capture_output=True, text=True
-    )
+    return subprocess.run([str(BIN / "mypy"), "examples/"], cwd=REPO, capture_output=True, text=True)
 
 
 def test_demo_output_is_what_the_readme_shows() -> None:

@@ -17,7 +17,6 @@ from pathlib import Path
 import jax
 import jax.numpy as jnp
 import pytest
-
 from cases import PORTED_FROM_NUMPY, call_reported, marked_misuses, rule_for
 from environments import JAX, linked_environment
 from mypy_runs import BIN, PYTHON
@@ -26,10 +25,20 @@ ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+): error: (?P<
 NOTE = re.compile(r"^(?P<where>[^:]+:\d+:\d+): note: (?P<note>.*)$")
 PROBLEM = "jax-stubs lint: error: "
 ARGUMENTS = {
-    "to_accelerator": (jnp.arange(3.0), jax.devices()[0]), "zero_start": (3,), "ranked": (3,),
-    "normalise": (jnp.arange(3.0),), "positive": (jnp.arange(3.0),), "resample": (jnp.arange(4.0), 2),
-    "compile_resample": (), "activate": (jnp.arange(3.0),), "activated": (jnp.arange(3.0),),
-    "ordered": (jnp.arange(3.0),), "place_peaks": (3,), "from_generator": (3,), "noise": (3,), "jitter": (3,),
+    "to_accelerator": (jnp.arange(3.0), jax.devices()[0]),
+    "zero_start": (3,),
+    "ranked": (3,),
+    "normalise": (jnp.arange(3.0),),
+    "positive": (jnp.arange(3.0),),
+    "resample": (jnp.arange(4.0), 2),
+    "compile_resample": (),
+    "activate": (jnp.arange(3.0),),
+    "activated": (jnp.arange(3.0),),
+    "ordered": (jnp.arange(3.0),),
+    "place_peaks": (3,),
+    "from_generator": (3,),
+    "noise": (3,),
+    "jitter": (3,),
     "not_about_jax": (jnp.arange(3.0),),
 }
 
@@ -62,9 +71,18 @@ def test_reports_exactly_the_marked_misuses_with_their_notes(first_run: subproce
     found = errors(first_run.stdout)
     assert [(int(error["line"]), error["code"]) for error in found] == marked_misuses()
     assert {code for _, code in marked_misuses()} >= {
-        "jax-to-device-stream", "jax-immutable-array", "jax-discarded-update", "jax-traced-value", "jax-traced-shape",
-        "jax-jit-declaration", "jax-jit-call", "jax-unsupported-argument", "jax-inplace-default",
-        "jax-unsupported-function", "jax-prng-key", "jax-random-dtype",
+        "jax-to-device-stream",
+        "jax-immutable-array",
+        "jax-discarded-update",
+        "jax-traced-value",
+        "jax-traced-shape",
+        "jax-jit-declaration",
+        "jax-jit-call",
+        "jax-unsupported-argument",
+        "jax-inplace-default",
+        "jax-unsupported-function",
+        "jax-prng-key",
+        "jax-random-dtype",
     }
     lines = first_run.stdout.splitlines()
     for index, line in enumerate(lines[:-1]):
@@ -104,8 +122,7 @@ def test_github_annotations_and_json_lines(project: Path, first_run: subprocess.
     as_json = lint(project, "--output", "json")
     assert as_json.returncode == 1 and as_json.stderr == "", as_json.stderr
     assert [json.loads(line) for line in as_json.stdout.splitlines()] == [
-        {"file": e["file"], "line": int(e["line"]), "column": int(e["column"]), "code": e["code"], "message": e["message"],
-         "notes": notes}
+        {"file": e["file"], "line": int(e["line"]), "column": int(e["column"]), "code": e["code"], "message": e["message"], "notes": notes}
         for e, notes in text
     ]
 
@@ -122,7 +139,10 @@ def test_a_second_run_comes_from_its_own_cache(project: Path, first_run: subproc
         after_edit = lint(project)
     finally:
         edited.unlink()
-    assert after_edit.stdout.splitlines()[-1] == f"Found {len(marked_misuses()) + 1} JAX errors in 2 files (checked 2 source files, 1 from the cache)"
+    assert (
+        after_edit.stdout.splitlines()[-1]
+        == f"Found {len(marked_misuses()) + 1} JAX errors in 2 files (checked 2 source files, 1 from the cache)"
+    )
 
 
 def test_clean_code_exits_0(tmp_path: Path) -> None:
@@ -132,14 +152,21 @@ def test_clean_code_exits_0(tmp_path: Path) -> None:
     assert result.stdout.startswith("Success: no JAX errors found (checked 1 source file")
 
 
-@pytest.mark.parametrize(("files", "arguments", "says"), [
-    ({}, ["missing.py"], "no such file or folder: missing.py"),
-    ({"pyproject.toml": "[tool.jax-stubs.lint]\nfiles = ['src']\n"}, [], 'has no key "files"; its keys are paths, exclude, disable'),
-    ({"pyproject.toml": "[tool.jax-stubs.lint]\ndisable = ['jax-no-such-rule']\n"}, [], '"jax-no-such-rule" is not a code of jax-stubs'),
-    ({"pyproject.toml": "[tool.jax-stubs.lint]\nexclude = ['(']\n"}, [], "is not a regular expression"),
-    ({"broken.py": "def broken(:\n"}, [], "mypy cannot check past broken.py:1"),
-    ({}, ["--output", "xml"], "argument --output: invalid choice: 'xml'"),
-])
+@pytest.mark.parametrize(
+    ("files", "arguments", "says"),
+    [
+        ({}, ["missing.py"], "no such file or folder: missing.py"),
+        ({"pyproject.toml": "[tool.jax-stubs.lint]\nfiles = ['src']\n"}, [], 'has no key "files"; its keys are paths, exclude, disable'),
+        (
+            {"pyproject.toml": "[tool.jax-stubs.lint]\ndisable = ['jax-no-such-rule']\n"},
+            [],
+            '"jax-no-such-rule" is not a code of jax-stubs',
+        ),
+        ({"pyproject.toml": "[tool.jax-stubs.lint]\nexclude = ['(']\n"}, [], "is not a regular expression"),
+        ({"broken.py": "def broken(:\n"}, [], "mypy cannot check past broken.py:1"),
+        ({}, ["--output", "xml"], "argument --output: invalid choice: 'xml'"),
+    ],
+)
 def test_what_cannot_be_checked_exits_2_with_one_line(files: dict[str, str], arguments: list[str], says: str, tmp_path: Path) -> None:
     (tmp_path / "ok.py").write_text("import jax.numpy as jnp\n")
     for name, content in files.items():
@@ -203,7 +230,9 @@ def test_settings_configuration_and_ignores(tmp_path: Path) -> None:
         (tmp_path / path).write_text(MISUSES)
     result = lint(tmp_path)
     reported = [(error["file"], int(error["line"]), error["code"]) for error in errors(result.stdout)]
-    expected = [(f"src/{name}", line, "jax-immutable-array") for name in ("a/conftest.py", "b/conftest.py", "misuses.py") for line in (5, 8)]
+    expected = [
+        (f"src/{name}", line, "jax-immutable-array") for name in ("a/conftest.py", "b/conftest.py", "misuses.py") for line in (5, 8)
+    ]
     assert sorted(reported) == sorted(expected), result.stdout + result.stderr
     named = lint(tmp_path, "src/vendored/copied.py", "outside.py")
     assert [(error["file"], int(error["line"])) for error in errors(named.stdout)] == [("outside.py", 5), ("outside.py", 8)], named.stdout
@@ -232,20 +261,31 @@ def test_modules_of_one_name_that_others_import(tmp_path: Path) -> None:
         (tmp_path / folder / "run.py").write_text("import utils\n\nutils.x.sort()\n")
     result = lint(tmp_path)
     reported = sorted((error["file"], int(error["line"])) for error in errors(result.stdout))
-    assert reported == sorted([(f"{folder}/utils.py", line) for folder in ("scripts", "tools") for line in (5, 8, 9, 14)]
-                              + [(f"{folder}/run.py", 3) for folder in ("scripts", "tools")]), result.stdout + result.stderr
+    assert reported == sorted(
+        [(f"{folder}/utils.py", line) for folder in ("scripts", "tools") for line in (5, 8, 9, 14)]
+        + [(f"{folder}/run.py", 3) for folder in ("scripts", "tools")]
+    ), result.stdout + result.stderr
 
 
 def test_mypy_workers_from_the_environment_change_nothing(project: Path, first_run: subprocess.CompletedProcess[str]) -> None:
-    result = subprocess.run([str(BIN / "jax-stubs"), "lint"], cwd=project, capture_output=True, text=True, timeout=900,
-                            env={**os.environ, "MYPY_NUM_WORKERS": "2"})
+    result = subprocess.run(
+        [str(BIN / "jax-stubs"), "lint"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "MYPY_NUM_WORKERS": "2"},
+    )
     assert result.stdout.splitlines()[:-1] == first_run.stdout.splitlines()[:-1], result.stdout + result.stderr
 
 
-@pytest.mark.parametrize(("files", "says"), [
-    ({"latin.py": b"x = '\xe9'\n"}, "decode"),  # mypy 1.19 and 2.4 word it differently
-    ({"pyproject.toml": b'[tool]\njax-stubs = "lint"\n'}, "[tool.jax-stubs.lint] of "),
-])
+@pytest.mark.parametrize(
+    ("files", "says"),
+    [
+        ({"latin.py": b"x = '\xe9'\n"}, "decode"),  # mypy 1.19 and 2.4 word it differently
+        ({"pyproject.toml": b'[tool]\njax-stubs = "lint"\n'}, "[tool.jax-stubs.lint] of "),
+    ],
+)
 def test_files_it_cannot_read_exit_2_with_one_line(files: dict[str, bytes], says: str, tmp_path: Path) -> None:
     (tmp_path / "ok.py").write_text("import jax.numpy as jnp\n")
     for name, content in files.items():

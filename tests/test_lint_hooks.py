@@ -14,11 +14,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from cases import PORTED_FROM_NUMPY, marked_misuses
 from environments import built_wheels
-from mypy_plugin.install.compat import COMPATIBLE_MYPY
 from mypy_runs import BIN
+
+from mypy_plugin.install.compat import COMPATIBLE_MYPY
 
 REPO = Path(__file__).resolve().parent.parent
 JAX_RELEASE = (REPO / "jax_stubs" / "JAX_VERSION").read_text().strip()
@@ -30,15 +30,23 @@ CELLS = [
     ["shown = jnp.arange(3.0)\n", "shown.sort()\n"],  # the cell's value: shown, not thrown away
 ]
 NOTEBOOK_REPORTS = [
-    "smooth.ipynb:cell_2:3:1: error: \"Array\" does not support item assignment",
-    "smooth.ipynb:cell_3:2:1: error: Result of \"values.sort\" is discarded",
+    'smooth.ipynb:cell_2:3:1: error: "Array" does not support item assignment',
+    'smooth.ipynb:cell_3:2:1: error: Result of "values.sort" is discarded',
 ]
 
 
 def notebook(cells: list[list[str]]) -> str:
-    code: list[dict[str, object]] = [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": cell} for cell in cells]
-    return json.dumps({"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# Smoothing\n"]}, *code],
-                       "metadata": {"language_info": {"name": "python"}}, "nbformat": 4, "nbformat_minor": 5})
+    code: list[dict[str, object]] = [
+        {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": cell} for cell in cells
+    ]
+    return json.dumps(
+        {
+            "cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# Smoothing\n"]}, *code],
+            "metadata": {"language_info": {"name": "python"}},
+            "nbformat": 4,
+            "nbformat_minor": 5,
+        }
+    )
 
 
 @pytest.fixture
@@ -58,8 +66,7 @@ def pre_commit(project: Path, *args: str, home: Path, find_links: Path | None = 
     env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PIP_DISABLE_PIP_VERSION_CHECK": "1", "JAX_PLATFORMS": "cpu"}
     if find_links is not None:
         env["PIP_FIND_LINKS"] = str(find_links)
-    return subprocess.run([str(BIN / "pre-commit"), *args], cwd=project, env=env, capture_output=True, text=True,
-                          timeout=1800)
+    return subprocess.run([str(BIN / "pre-commit"), *args], cwd=project, env=env, capture_output=True, text=True, timeout=1800)
 
 
 def reported_codes(output: str) -> list[str]:
@@ -100,9 +107,14 @@ def test_the_readme_hooks_as_printed(project: Path, tmp_path: Path) -> None:
 
 def test_nbqa_maps_each_report_to_its_cell(tmp_path: Path) -> None:
     (tmp_path / "smooth.ipynb").write_text(notebook(CELLS))
-    result = subprocess.run([str(BIN / "nbqa"), "jax-stubs lint", "--nbqa-shell", "smooth.ipynb"], cwd=tmp_path,
-                            capture_output=True, text=True, timeout=900,
-                            env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"})
+    result = subprocess.run(
+        [str(BIN / "nbqa"), "jax-stubs lint", "--nbqa-shell", "smooth.ipynb"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"},
+    )
     assert result.returncode == 1, result.stdout + result.stderr
     errors = [line for line in result.stdout.splitlines() if ": error: " in line]
     assert len(errors) == len(NOTEBOOK_REPORTS), result.stdout

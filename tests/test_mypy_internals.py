@@ -20,12 +20,12 @@ import pytest
 from mypy.errors import Errors, ErrorWatcher
 from mypy.options import Options
 from mypy.types import AnyType, NoneType, TypeOfAny, UnionType
+from mypy_runs import run_mypy
 
 from mypy_plugin.install import startup
 from mypy_plugin.lib import mypy_internals
-from mypy_runs import run_mypy
 
-PROBE = '''\
+PROBE = """\
 import json, os
 from mypy.errorcodes import ErrorCode
 from mypy.plugin import Plugin
@@ -69,7 +69,7 @@ class Probe(Plugin):
 
 def plugin(version):
     return Probe
-'''
+"""
 TARGET = """\
 import dataclasses
 
@@ -102,8 +102,15 @@ def probed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]
     (folder / "shown.py").write_text(TARGET)
     (folder / "hidden.py").write_text("# mypy: ignore-errors\n" + TARGET)
     out = folder / "probed.json"
-    result = run_mypy(folder, "shown.py", "hidden.py", cache=folder / "cache", plugin=False,
-                      extra="plugins = probe_plugin.py", env={**os.environ, "PROBE_OUT": str(out)})
+    result = run_mypy(
+        folder,
+        "shown.py",
+        "hidden.py",
+        cache=folder / "cache",
+        plugin=False,
+        extra="plugins = probe_plugin.py",
+        env={**os.environ, "PROBE_OUT": str(out)},
+    )
     assert out.exists(), result.stdout + result.stderr
     found: dict[str, dict[str, Any]] = json.loads(out.read_text())
     assert {"hidden.py:18", "shown.py:14", "shown.py:17", "shown.py:18"} <= set(found), found
@@ -211,18 +218,29 @@ def test_rechecked_modules(tmp_path: Path) -> None:
     (tmp_path / "counted.py").write_text("x: int = 1\n")
     options = Options()
     options.cache_dir = str(tmp_path / "cache")
-    found = [mypy_internals.rechecked_modules(build.build([BuildSource(str(tmp_path / "counted.py"), "counted")], options))
-             for _ in range(2)]
+    found = [
+        mypy_internals.rechecked_modules(build.build([BuildSource(str(tmp_path / "counted.py"), "counted")], options)) for _ in range(2)
+    ]
     assert found[0] is not None and "counted" in found[0]
     assert found[1] is not None and "counted" not in found[1]
 
 
 def test_every_read_is_tested() -> None:
     tested = {
-        "TypeChecker.tree", "Errors.get_watchers", "ErrorWatcher._filter", "MessageBuilder.prefer_simple_messages",
-        "MessageBuilder.note(parent_error=)", "messages.format_type", "modulefinder.get_search_dirs",
-        "Options.disable_error_code", "TypeChecker.scope", "TypeChecker.lookup_type_or_none",
-        "TypeInfo.metadata['dataclass']", "Errors._watchers", "plugins.default.DefaultPlugin", "TypeChecker.modules",
+        "TypeChecker.tree",
+        "Errors.get_watchers",
+        "ErrorWatcher._filter",
+        "MessageBuilder.prefer_simple_messages",
+        "MessageBuilder.note(parent_error=)",
+        "messages.format_type",
+        "modulefinder.get_search_dirs",
+        "Options.disable_error_code",
+        "TypeChecker.scope",
+        "TypeChecker.lookup_type_or_none",
+        "TypeInfo.metadata['dataclass']",
+        "Errors._watchers",
+        "plugins.default.DefaultPlugin",
+        "TypeChecker.modules",
         "BuildManager.rechecked_modules",
     }
     assert set(mypy_internals.READS) == tested

@@ -16,13 +16,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
-
 from mypy_runs import assert_no_crash, run_mypy
 
 EXAMPLES = int(os.environ.get("JAX_STUBS_FUZZ_EXAMPLES", "4"))
 BATCH = 25
 
-HEADER = '''\
+HEADER = """\
 import dataclasses
 import functools
 from typing import Any, Final, Generic, NamedTuple, NoReturn, Optional, TypeVar, Union, cast, overload
@@ -96,21 +95,66 @@ Nested = Union[tuple["Nested", int], list[int]]
 @functools.partial(jax.jit, static_argnames=("n",))
 def recursive_h(v: PyTree, n: Nested) -> PyTree:
     return v
-'''
+"""
 
 RECEIVERS = [
-    "x", "jnp.ones(2)", "cast(Sub, x)", "cast(Own, x)", "maybe", "either", "never()", "s_any",
-    "jax.Array", "type(x)", "Box(x).item", "wrap(x)", "untyped(x)", "(x + 1)", "x[0]", "x.T",
-    "(lambda v: v)(x)", "getattr(x, 'sum')()", "jax.device_put(x)", "np.zeros(3)", "Sub",
-    "cast(type[jax.Array], type(x))", "undefined_name",
-    "pair.a", "pair.b", "pair[0]", "frozen.w", "prop.w", "tup[0]", "tup[1]", "tup[-1]", "FIXED",
-    "[pair][0].a", "{'k': frozen}['k'].w",
+    "x",
+    "jnp.ones(2)",
+    "cast(Sub, x)",
+    "cast(Own, x)",
+    "maybe",
+    "either",
+    "never()",
+    "s_any",
+    "jax.Array",
+    "type(x)",
+    "Box(x).item",
+    "wrap(x)",
+    "untyped(x)",
+    "(x + 1)",
+    "x[0]",
+    "x.T",
+    "(lambda v: v)(x)",
+    "getattr(x, 'sum')()",
+    "jax.device_put(x)",
+    "np.zeros(3)",
+    "Sub",
+    "cast(type[jax.Array], type(x))",
+    "undefined_name",
+    "pair.a",
+    "pair.b",
+    "pair[0]",
+    "frozen.w",
+    "prop.w",
+    "tup[0]",
+    "tup[1]",
+    "tup[-1]",
+    "FIXED",
+    "[pair][0].a",
+    "{'k': frozen}['k'].w",
 ]
 STREAMS = [
-    "None", "0", "-1", "s_any", "s_opt", "object()", "'s'", "undefined_name", "never()",
-    "lambda: 0", "[i for i in range(2)]", "(yield)", "await produce()", "x", "reveal_type(1)",
-    "...", "(s_opt or None)", "s_opt if s_opt is None else None", "kwargs.get('stream')",
-    "getattr(x, 'stream', None)", "cast(Optional[Any], s_any)",
+    "None",
+    "0",
+    "-1",
+    "s_any",
+    "s_opt",
+    "object()",
+    "'s'",
+    "undefined_name",
+    "never()",
+    "lambda: 0",
+    "[i for i in range(2)]",
+    "(yield)",
+    "await produce()",
+    "x",
+    "reveal_type(1)",
+    "...",
+    "(s_opt or None)",
+    "s_opt if s_opt is None else None",
+    "kwargs.get('stream')",
+    "getattr(x, 'stream', None)",
+    "cast(Optional[Any], s_any)",
 ]
 CALLS = [
     "{r}.to_device(dev, stream={s})",
@@ -169,11 +213,20 @@ SURROUNDINGS = [
     "f2 = lambda: {c}",
     "if isinstance(either, jax.Array):\n    {c}",
     "try:\n    {c}\nexcept NotImplementedError:\n    pass",
-    "@functools.partial(jax.jit, static_argnums=s_any)\ndef pj(v: jax.Array, n: int) -> jax.Array:\n    if n > 0 and v.sum():\n        {c}\n    return v",
+    (
+        "@functools.partial(jax.jit, static_argnums=s_any)\ndef pj(v: jax.Array, n: int) -> jax.Array:\n    "
+        "if n > 0 and v.sum():\n        {c}\n    return v"
+    ),
     "@jax.vmap\ndef vm(v: jax.Array) -> jax.Array:\n    while v > 0:\n        {c}\n    return v[v > 0]",
     "def plain(v: jax.Array, n: int) -> jax.Array:\n    {c}\n    return v\n\njitted = jax.jit(plain, static_argnames=('n', 1))",
-    "@jax.jit\ndef jw(v: jax.Array, *rest: int, **more: Any) -> Any:\n    with jax.ensure_compile_time_eval():\n        {c}\n    return [int(w) for w in v if w] or np.asarray(v)",
-    "@functools.partial(jax.jit, static_argnames=('mode', 'q'), donate_argnums=(0, 9))\ndef bj(v: jax.Array, mode: list[int]) -> float:\n    {c}\n    return 0.0\n\nbj(x, [1])",
+    (
+        "@jax.jit\ndef jw(v: jax.Array, *rest: int, **more: Any) -> Any:\n    with "
+        "jax.ensure_compile_time_eval():\n        {c}\n    return [int(w) for w in v if w] or np.asarray(v)"
+    ),
+    (
+        "@functools.partial(jax.jit, static_argnames=('mode', 'q'), donate_argnums=(0, 9))\ndef bj(v: "
+        "jax.Array, mode: list[int]) -> float:\n    {c}\n    return 0.0\n\nbj(x, [1])"
+    ),
 ]
 # Code that does not parse: mypy stops at its syntax error, and nothing may crash on the way.
 BREAKAGES = [")", "(", "stream=", ", stream=1, stream=2)", " + ", "\n    )", "def"]
@@ -191,10 +244,13 @@ def statement(parts: tuple[str, str, str, str]) -> str:
 
 programs = st.lists(
     st.tuples(
-        st.sampled_from(RECEIVERS), st.sampled_from(STREAMS), st.sampled_from(CALLS),
+        st.sampled_from(RECEIVERS),
+        st.sampled_from(STREAMS),
+        st.sampled_from(CALLS),
         st.sampled_from(SURROUNDINGS),
     ).map(statement),
-    min_size=1, max_size=6,
+    min_size=1,
+    max_size=6,
 ).map(lambda statements: HEADER + "\n" + "\n\n".join(statements) + "\n")
 
 batches = st.tuples(
@@ -217,9 +273,13 @@ def check_batch(folder: Path, sources: list[str], config: str, parses: bool) -> 
 @pytest.mark.parametrize("kind", ["valid", "broken"])
 def test_mypy_with_the_plugin_never_crashes(kind: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     @seed(20261130)
-    @settings(max_examples=EXAMPLES, deadline=None, database=None,
-              phases=[Phase.generate],  # each example is a mypy run: no shrinking
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        database=None,
+        phases=[Phase.generate],  # each example is a mypy run: no shrinking
+        suppress_health_check=list(HealthCheck),
+    )
     @given(batches)
     def run(batch: tuple[list[str], str, str]) -> None:
         sources, breakage, config = batch
@@ -240,8 +300,7 @@ def test_guard_gives_mypy_its_own_result_and_says_so_once(capsys: pytest.Capture
     def broken(ctx: object) -> object:
         raise KeyError("boom")
 
-    ctx = SimpleNamespace(default_return_type="mypy's own", context=SimpleNamespace(line=7),
-                          api=SimpleNamespace(path="user.py"))
+    ctx = SimpleNamespace(default_return_type="mypy's own", context=SimpleNamespace(line=7), api=SimpleNamespace(path="user.py"))
     hook = guard.guarded(broken, guard.default_return_type)
     assert hook(ctx) == "mypy's own"  # type: ignore[arg-type]
     assert hook(ctx) == "mypy's own"  # type: ignore[arg-type]

@@ -9,13 +9,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from checkers import CHECKERS, PYREFLY_CONFIG, Diagnostic, run
 from mypy_runs import PYTHON, run_mypy
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)
-CANARY = 'import jax.numpy as jnp\n\nwrong: int = jnp.zeros(3)\n'
+CANARY = "import jax.numpy as jnp\n\nwrong: int = jnp.zeros(3)\n"
 """Checked beside the blocks: its one error shows that a checker read the folder and JAX."""
 
 
@@ -37,7 +36,10 @@ def test_the_readme_has_python_blocks() -> None:
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
 def test_block_runs(index: int, blocks: Path) -> None:
     result = subprocess.run(
-        [str(PYTHON), f"block_{index}.py"], cwd=blocks, capture_output=True, text=True,
+        [str(PYTHON), f"block_{index}.py"],
+        cwd=blocks,
+        capture_output=True,
+        text=True,
         env={**os.environ, "JAX_PLATFORMS": "cpu"},
     )
     assert result.returncode == 0, BLOCKS[index] + result.stderr[-3000:]

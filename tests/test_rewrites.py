@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import re
 import textwrap
-from pathlib import Path
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-
 from mypy_runs import run_mypy
 
 # (setup, statement, the names it changes)
@@ -44,8 +42,7 @@ STATEMENTS = [
     ("arrays = [xp.arange(3.0), xp.ones(3)]", "arrays[1][2] *= 4.0", ["arrays"]),
 ]
 AT = re.compile(r'^main\.py:(\d+): note: Use "\.at\[\]", which returns an updated copy: "(.*)"$', re.MULTILINE)
-WHERE = re.compile(r'^main\.py:(\d+): note: Under jax\.jit a boolean mask cannot index; for a scalar value write "(.*)"$',
-                   re.MULTILINE)
+WHERE = re.compile(r'^main\.py:(\d+): note: Under jax\.jit a boolean mask cannot index; for a scalar value write "(.*)"$', re.MULTILINE)
 
 
 def module() -> tuple[str, list[int]]:

@@ -27,21 +27,29 @@ from pathlib import Path
 import jax
 import numpy as np
 import pytest
-
 from cases import (
-    KEEP, RULES, SNAPSHOT, Case, assigned_array, in_place_of_statement, load_cases, probes, reported_statement, run_snippet,
+    KEEP,
+    RULES,
+    SNAPSHOT,
+    Case,
+    assigned_array,
+    in_place_of_statement,
+    load_cases,
+    probes,
+    reported_statement,
+    run_snippet,
     updated_by_at,
 )
 from mypy_runs import run_mypy
 
 CASES = load_cases()
 NOTE = re.compile(
-    r'^(?P<module>case_\d+)\.py:(?P<line>\d+): note: '
+    r"^(?P<module>case_\d+)\.py:(?P<line>\d+): note: "
     r'(?:Use "\.at\[\]", which returns an updated copy(?:; .*, so keep it under a new name)?: '
-    r'|Under jax\.jit a boolean mask cannot index; for a scalar value write '
+    r"|Under jax\.jit a boolean mask cannot index; for a scalar value write "
     r'|(?:Pass "inplace=False" and use the array it returns|Or write the update with "\.at\[\]"'
-    r'|Assign the (?:updated|sorted) copy)'
-    r'(?:; .*, so keep it under a new name)?: )'
+    r"|Assign the (?:updated|sorted) copy)"
+    r"(?:; .*, so keep it under a new name)?: )"
     r'"(?P<statement>.*?)"(?:, then use "(?P<new>[^"]+)" for "(?P<old>[^"]+)")?(?: \(needs (?P<imports>.*)\))?$',
     re.MULTILINE,
 )
@@ -85,7 +93,7 @@ class Rewrite:
             return self.target
         new, old = self.renamed
         assert self.target.startswith(old), (self.target, old)
-        return new + self.target[len(old):]
+        return new + self.target[len(old) :]
 
     def written(self, *, probe: bool = False) -> str:
         """The case with the rewrite in place of the reported statement."""
@@ -102,13 +110,20 @@ class Rewrite:
         taking snapshots of the target right before and right after the statement."""
         statement = reported_statement(self.case.main, self.line)
         original = numpy_in_place(statement) if self.discards else ast.get_source_segment(self.case.main, statement) or ""
-        return in_place_of_statement(
-            self.case.main, self.line, f"{KEEP}({self.target}); {SNAPSHOT}(); {original}; {SNAPSHOT}()")
+        return in_place_of_statement(self.case.main, self.line, f"{KEEP}({self.target}); {SNAPSHOT}(); {original}; {SNAPSHOT}()")
 
 
 NUMPY = "__import__('numpy')"
-UFUNCS = {"add": "add", "subtract": "subtract", "mul": "multiply", "multiply": "multiply", "divide": "divide",
-          "power": "power", "min": "minimum", "max": "maximum"}
+UFUNCS = {
+    "add": "add",
+    "subtract": "subtract",
+    "mul": "multiply",
+    "multiply": "multiply",
+    "divide": "divide",
+    "power": "power",
+    "min": "minimum",
+    "max": "maximum",
+}
 """The NumPy ufunc whose ``at`` does in place what each ``.at[]`` method returns."""
 
 
@@ -214,8 +229,7 @@ def numpy_for_jax_numpy() -> Iterator[None]:
 def real_misuse(rewrite: Rewrite) -> bool:
     """Whether the reported line is a misuse under JAX: it raises, or runs and throws its
     update away (not a Pallas ref)."""
-    return any(line == rewrite.line and rewrite.case.runtime in (None, rule.exception)
-               for line, rule in rewrite.case.misuses)
+    return any(line == rewrite.line and rewrite.case.runtime in (None, rule.exception) for line, rule in rewrite.case.misuses)
 
 
 def test_every_rewrite_runs_as_numpy_does(rewrites: list[Rewrite], tmp_path: Path) -> None:

@@ -9,9 +9,8 @@ import zipfile
 from contextlib import redirect_stderr
 from pathlib import Path
 
-import pytest
-
 import generate_stubs as generator
+import pytest
 from mypy_runs import PYTHON
 
 REPO = Path(__file__).resolve().parent.parent
@@ -89,7 +88,8 @@ def test_missing_anchor_is_a_one_line_error(tmp_path: Path) -> None:
 def test_unknown_release_is_a_one_line_error(tmp_path: Path) -> None:
     result = subprocess.run(
         [str(PYTHON), str(REPO / "scripts/generate_stubs.py"), "--jax", "0.0.999", "--out", str(tmp_path / "o")],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 2
     assert result.stderr.startswith("generate_stubs: error: pip could not fetch the jax 0.0.999 wheel")

@@ -49,16 +49,19 @@ def test_one_argument_where_and_nonzero_method_need_size() -> None:
     jax.jit(lambda x: jnp.where(x > 0, size=4))(X)
     for method in tracing.SHAPE_MAKING_METHODS:
         with pytest.raises(jax.errors.ConcretizationTypeError):
-            jax.jit(lambda x: getattr(x, method)())(X)
-        jax.jit(lambda x: getattr(x, method)(size=4))(X)
+            jax.jit(lambda x, method=method: getattr(x, method)())(X)
+        jax.jit(lambda x, method=method: getattr(x, method)(size=4))(X)
 
 
 @pytest.mark.parametrize("fullname", sorted(tracing.MASK_FUNCTIONS))
 def test_mask_functions_return_booleans(fullname: str) -> None:
     name = short(fullname)
     function = getattr(jnp, name)
-    binary = name.startswith("logical_") and name != "logical_not" or name in (
-        "equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "isclose", "isin")
+    binary = (
+        name.startswith("logical_")
+        and name != "logical_not"
+        or name in ("equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "isclose", "isin")
+    )
     result = function(X, X) if binary else function(X)
     assert result.dtype == jnp.bool_
 

@@ -16,19 +16,18 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from environments import JAX, linked_environment
+from mypy_runs import BIN, PYTHON, Daemon, run_mypy, shared_cache
+
 from mypy_plugin.install import messages
 from mypy_plugin.install.diagnosis import Diagnosis, Installer
 from mypy_plugin.lib.stderr import PREFIX
-from mypy_runs import BIN, PYTHON, Daemon, run_mypy, shared_cache
 
 HERE = Diagnosis.of_this_environment()
 STUBS = HERE.stubs
 OTHER = "0.9.2" if STUBS != "0.9.2" else "0.10.1"
 DECORATOR_FIRST = (
-    "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef f(x: jax.Array) -> jax.Array:\n    return x\n\n\n"
-    "y = jnp.zeros(3)\n"
+    "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef f(x: jax.Array) -> jax.Array:\n    return x\n\n\ny = jnp.zeros(3)\n"
 )
 USES_JAX = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\ny = jnp.ones(2)\n"
 CODE = "[jax-stubs-mismatch]"
@@ -43,15 +42,15 @@ def environment_with_jax(version: str, folder: Path) -> dict[str, str]:
 
 def with_jax(jax: str) -> Diagnosis:
     """What the plugin finds in this environment when ``jax`` is installed instead."""
-    return Diagnosis(jax=jax, stubs=STUBS, distribution=HERE.distribution, folder=HERE.folder, missing=(),
-                     installer=Installer(str(PYTHON), True))
+    return Diagnosis(
+        jax=jax, stubs=STUBS, distribution=HERE.distribution, folder=HERE.folder, missing=(), installer=Installer(str(PYTHON), True)
+    )
 
 
 def expected_report(path: str, line: int, jax: str = OTHER) -> list[str]:
     """The mismatch error and its notes, as mypy prints them for ``path``."""
     other = with_jax(jax)
-    return [f"{path}:{line}: error: {other.mismatch_error()}  {CODE}",
-            *(f"{path}:{line}: note: {note}" for note in other.mismatch_notes())]
+    return [f"{path}:{line}: error: {other.mismatch_error()}  {CODE}", *(f"{path}:{line}: note: {note}" for note in other.mismatch_notes())]
 
 
 def report_lines(output: str) -> list[str]:
@@ -167,8 +166,9 @@ def test_check_command_looks_where_told(tmp_path: Path) -> None:
 def test_check_command_needs_no_mypy(tmp_path: Path) -> None:
     """A pyright user has no mypy: the command reads another environment without it."""
     no_mypy = linked_environment(tmp_path / "env", leave_out={"mypy", "mypyc"})
-    result = subprocess.run([str(no_mypy), "-m", "mypy_plugin", "check", "--python-executable", str(PYTHON)],
-                            cwd=tmp_path, capture_output=True, text=True)
+    result = subprocess.run(
+        [str(no_mypy), "-m", "mypy_plugin", "check", "--python-executable", str(PYTHON)], cwd=tmp_path, capture_output=True, text=True
+    )
     assert result.returncode == 0 and result.stdout.endswith("ok: the stubs describe the installed jax\n"), result.stdout + result.stderr
 
 
@@ -182,8 +182,7 @@ def test_check_command(tmp_path: Path, jax_version: str) -> None:
     else:
         assert result.returncode == 1
         other = with_jax(OTHER)
-        assert result.stdout.splitlines()[2:] == [f"error: {other.mismatch_error()}",
-                                                  *(f"note: {note}" for note in other.mismatch_notes())]
+        assert result.stdout.splitlines()[2:] == [f"error: {other.mismatch_error()}", *(f"note: {note}" for note in other.mismatch_notes())]
 
 
 @pytest.mark.parametrize("shadow", ["mypy_plugin.py", "mypy_plugin/__init__.py"])
@@ -202,8 +201,7 @@ def test_check_command_in_a_checkout_of_this_release(tmp_path: Path) -> None:
 
     shutil.copytree(Path(mypy_plugin.__file__).parent, tmp_path / "mypy_plugin")
     result = check(cwd=tmp_path)
-    note = messages.plugin_source_of_this_release(tmp_path / "mypy_plugin", "python -m mypy run in this folder",
-                                                  mypy_plugin.__version__)
+    note = messages.plugin_source_of_this_release(tmp_path / "mypy_plugin", "python -m mypy run in this folder", mypy_plugin.__version__)
     assert result.returncode == 0, result.stdout
     assert f"note: {note}" in result.stdout.splitlines()
     # The same folder with another release's version is another module to mypy.
@@ -245,8 +243,9 @@ def test_too_old_mypy_gets_one_line_and_a_plugin_that_does_nothing(entry: str, c
 
 def test_readme_shows_the_mismatch_report_as_it_is() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    shown = Diagnosis(jax="0.9.2", stubs="0.10.2", distribution="0.10.2.0", folder=None, missing=(),
-                      installer=Installer(".venv/bin/python", True))
+    shown = Diagnosis(
+        jax="0.9.2", stubs="0.10.2", distribution="0.10.2.0", folder=None, missing=(), installer=Installer(".venv/bin/python", True)
+    )
     assert f"train.py:1: error: {shown.mismatch_error()}  {CODE}" in readme
     for note in shown.mismatch_notes():
         assert f"train.py:1: note: {note}" in readme

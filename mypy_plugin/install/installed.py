@@ -72,8 +72,7 @@ def read(search_path: Sequence[str]) -> Installed:
     infos = dist_infos((JAX, DISTRIBUTION, PIP), search_path)
     record = infos.get(DISTRIBUTION)
     files = stub_files(record) if record is not None else []
-    target = next((f for f in files if os.path.basename(f) == TARGET_FILE
-                   and os.path.basename(os.path.dirname(f)) == STUB_FOLDER), None)
+    target = next((f for f in files if os.path.basename(f) == TARGET_FILE and os.path.basename(os.path.dirname(f)) == STUB_FOLDER), None)
     stubs = read_target(target) if target is not None else None
     # JAX_VERSION, once read, is there: one call fewer.
     missing = tuple(f for f in files if not (f == target and stubs is not None) and not os.path.isfile(f))
@@ -162,9 +161,7 @@ def search_dirs_of(python_executable: str) -> tuple[list[str], list[str]]:
         import ast
         import subprocess
 
-        answer = subprocess.run(
-            [python_executable, "-c", _SEARCH_DIRS], capture_output=True, text=True, check=True, timeout=60
-        ).stdout
+        answer = subprocess.run([python_executable, "-c", _SEARCH_DIRS], capture_output=True, text=True, check=True, timeout=60).stdout
         sys_path, site_packages = ast.literal_eval(answer.strip())
     else:
         sys_path, site_packages = get_search_dirs(python_executable)

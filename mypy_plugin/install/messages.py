@@ -7,9 +7,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-WHY_VERSIONS_MATTER = (
-    "JAX's stubs change with every release: other diagnostics about JAX are unreliable until the versions agree"
-)
+WHY_VERSIONS_MATTER = "JAX's stubs change with every release: other diagnostics about JAX are unreliable until the versions agree"
 
 
 def shell_word(text: str) -> str:
@@ -42,10 +40,7 @@ def jax_not_a_release(jax: str) -> str:
 
 
 def jax_not_installed(stubs: str, command: str) -> str:
-    return (
-        f"jax is not installed in the environment mypy reads packages from; the jax-stubs describe jax "
-        f"{stubs}: {command}"
-    )
+    return f"jax is not installed in the environment mypy reads packages from; the jax-stubs describe jax {stubs}: {command}"
 
 
 def stubs_not_installed(command: str) -> str:
@@ -68,7 +63,7 @@ def unsupported_mypy(version: str, minimum: str, command: str) -> str:
 
 def shadowed_plugin(found: Path, how: str) -> str:
     return (
-        f"{found} is not this package's mypy_plugin, yet {how} imports it for plugins = [\"mypy_plugin\"]: "
+        f'{found} is not this package\'s mypy_plugin, yet {how} imports it for plugins = ["mypy_plugin"]: '
         "the JAX checks are off there. Rename it, or run mypy from another folder"
     )
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final, Union
+from typing import TYPE_CHECKING, Final
 
 from mypy.errorcodes import ErrorCode
 from mypy.nodes import Context
@@ -43,7 +43,7 @@ CODE: Final = ErrorCode(
     reporting.CATEGORY,
 )
 
-SignatureContext = Union[FunctionSigContext, MethodSigContext]
+SignatureContext = FunctionSigContext | MethodSigContext
 TOP_OF_MODULE: Final = Context(line=1, column=0)
 
 

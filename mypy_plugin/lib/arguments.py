@@ -8,8 +8,6 @@ undecided, and the rules stay silent.
 
 from __future__ import annotations
 
-from typing import Union
-
 from mypy.nodes import ARG_STAR, ARG_STAR2, CallExpr, Expression
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import AnyType, Instance, LiteralType, NoneType, Type, UninhabitedType
@@ -17,7 +15,7 @@ from mypy.types import AnyType, Instance, LiteralType, NoneType, Type, Uninhabit
 from mypy_plugin.lib import fullnames
 from mypy_plugin.lib.types import members
 
-HookContext = Union[FunctionContext, MethodContext]
+HookContext = FunctionContext | MethodContext
 
 
 class Given:

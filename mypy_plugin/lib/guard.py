@@ -7,14 +7,15 @@ once, on stderr, where it gave up, so that the bug is reported and fixed.
 
 from __future__ import annotations
 
-from typing import Callable, TypeVar, Union
+from collections.abc import Callable
+from typing import TypeVar
 
 from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
 from mypy.types import FunctionLike, Type
 
 from mypy_plugin.lib import stderr
 
-Context = TypeVar("Context", bound=Union[FunctionContext, MethodContext, FunctionSigContext, MethodSigContext])
+Context = TypeVar("Context", bound=FunctionContext | MethodContext | FunctionSigContext | MethodSigContext)
 Result = TypeVar("Result")
 
 _said = False

@@ -25,8 +25,14 @@ UFUNC_AT: Final = (NUMPY + "ufunc.at", NUMPY + "BinaryUfunc.at")
 
 EVERY_UFUNC_AT: Final = (0, 6, 2)
 UFUNC_AT_SINCE: Final = {
-    **dict.fromkeys(("add", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and", "logical_or", "logical_xor"), (0, 4, 32)),
-    "subtract": (0, 4, 35), "logaddexp": (0, 4, 36), "logaddexp2": (0, 4, 36), "maximum": (0, 6, 2), "minimum": (0, 6, 2),
+    **dict.fromkeys(
+        ("add", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and", "logical_or", "logical_xor"), (0, 4, 32)
+    ),
+    "subtract": (0, 4, 35),
+    "logaddexp": (0, 4, 36),
+    "logaddexp2": (0, 4, 36),
+    "maximum": (0, 6, 2),
+    "minimum": (0, 6, 2),
 }
 """The first release whose ``jnp.<name>`` has ``at`` (read from the source of each release);
 from 0.6.2 every ufunc the stubs declare has it."""
@@ -44,7 +50,7 @@ def ufunc_name(call: CallExpr) -> str | None:
     ufunc's own name, read from what the name refers to (not ``op`` of ``op = jnp.add``)."""
     ufunc = call.callee.expr if isinstance(call.callee, MemberExpr) else None
     if isinstance(ufunc, RefExpr) and ufunc.fullname and ufunc.fullname.startswith(NUMPY):
-        return ufunc.fullname[len(NUMPY):]
+        return ufunc.fullname[len(NUMPY) :]
     return None
 
 

@@ -91,7 +91,7 @@ def kept_of(typ: Type) -> Kept | None:
     signature = get_proper_type(attrs.get(SIGNATURE)) if SIGNATURE in attrs else None
     if not isinstance(signature, CallableType):
         return None
-    statics = frozenset(name[len(STATIC_PREFIX):] for name in attrs if name.startswith(STATIC_PREFIX))
+    statics = frozenset(name[len(STATIC_PREFIX) :] for name in attrs if name.startswith(STATIC_PREFIX))
     return Kept(signature, statics)
 
 
@@ -175,8 +175,10 @@ def untraceable(typ: Type) -> str | None:
     abstract array of it; a jitted function is one too); None otherwise."""
     found = members(typ)
     for kind, test in ((STR, "builtins.str"), (BYTES, "builtins.bytes")):
-        if found and all(isinstance(m, LiteralType) and m.fallback.type.fullname == test
-                         or isinstance(m, Instance) and m.type.fullname == test for m in found):
+        if found and all(
+            isinstance(m, LiteralType) and m.fallback.type.fullname == test or isinstance(m, Instance) and m.type.fullname == test
+            for m in found
+        ):
             return kind
     if found and all(isinstance(m, (CallableType, Overloaded)) and not m.is_type_obj() or is_wrapper(m) for m in found):
         return FUNCTION

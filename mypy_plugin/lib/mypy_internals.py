@@ -95,9 +95,7 @@ def errors_are_kept(api: CheckerPluginInterface) -> bool:
     return watchers is None or not any(discards(watcher) for watcher in watchers)
 
 
-def note(
-    api: CheckerPluginInterface, text: str, context: Context, code: ErrorCode, parent_error: ErrorInfo | None
-) -> bool:
+def note(api: CheckerPluginInterface, text: str, context: Context, code: ErrorCode, parent_error: ErrorInfo | None) -> bool:
     """``MessageBuilder.note(..., parent_error=)``: a note tied to its error, so that an ignore
     or a disabled code silences both, and ``-O json`` carries it as the error's hint. Fallback,
     on a mypy without the parameter: a note of the same code, not tied. True when tied."""

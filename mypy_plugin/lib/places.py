@@ -72,14 +72,13 @@ class PutBack:
 
     __slots__ = ("statement", "reason", "renamed", "imports")
 
-    def __init__(self, statement: str, reason: str | None = None, renamed: tuple[str, str] | None = None,
-                 imports: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, statement: str, reason: str | None = None, renamed: tuple[str, str] | None = None, imports: tuple[str, ...] = ()
+    ) -> None:
         self.statement, self.reason, self.renamed, self.imports = statement, reason, renamed, imports
 
 
-def put_back(
-    api: CheckerPluginInterface, place: Expression, value: str, value_type: Type, imports: tuple[str, ...] = ()
-) -> PutBack | None:
+def put_back(api: CheckerPluginInterface, place: Expression, value: str, value_type: Type, imports: tuple[str, ...] = ()) -> PutBack | None:
     """The statement that assigns ``value`` (source text of a value of ``value_type``, which
     needs ``imports``) to ``place``, or what works instead; None when the place cannot be
     printed."""
@@ -237,8 +236,11 @@ def item_refusal(api: CheckerPluginInterface, place: IndexExpr, value_type: Type
     index_type = mypy_internals.checked_type(api, place.index)
     signatures = setitem.items if isinstance(setitem, Overloaded) else [setitem] if isinstance(setitem, CallableType) else []
     for signature in signatures:
-        if len(signature.arg_types) >= 2 and is_subtype(index_type, signature.arg_types[0]) \
-                and is_subtype(value_type, signature.arg_types[1]):
+        if (
+            len(signature.arg_types) >= 2
+            and is_subtype(index_type, signature.arg_types[0])
+            and is_subtype(value_type, signature.arg_types[1])
+        ):
             return None
     return f"{what} cannot hold {mypy_internals.format_type(value_type, api.options)} items"
 
@@ -246,8 +248,10 @@ def item_refusal(api: CheckerPluginInterface, place: IndexExpr, value_type: Type
 def declared_refusal(api: CheckerPluginInterface, what: str, declared: Type | None, value_type: Type) -> str | None:
     if declared is None or is_subtype(value_type, declared):
         return None
-    return (f"{what} is declared as {mypy_internals.format_type(declared, api.options)}, which the updated "
-            f"{mypy_internals.format_type(value_type, api.options)} is not")
+    return (
+        f"{what} is declared as {mypy_internals.format_type(declared, api.options)}, which the updated "
+        f"{mypy_internals.format_type(value_type, api.options)} is not"
+    )
 
 
 def lift(
@@ -315,8 +319,13 @@ def namedtuple_fields(info: TypeInfo) -> list[str]:
 
 def is_self_of(function: FuncItem, var: Var) -> bool:
     """Whether ``var`` is the first parameter of a method (``self``, ``cls``)."""
-    return (isinstance(function, FuncDef) and function.info is not FUNC_NO_INFO and not function.is_static
-            and bool(function.arguments) and function.arguments[0].variable is var)
+    return (
+        isinstance(function, FuncDef)
+        and function.info is not FUNC_NO_INFO
+        and not function.is_static
+        and bool(function.arguments)
+        and function.arguments[0].variable is var
+    )
 
 
 def loop_variable(api: CheckerPluginInterface, place: NameExpr, var: Var) -> bool:

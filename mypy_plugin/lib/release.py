@@ -10,12 +10,12 @@ package re-checks cached modules.
 
 from __future__ import annotations
 
-from typing import Final, Tuple
+from typing import Final
 
 from mypy_plugin import __version__
 from mypy_plugin.install.compat import parse_version
 
-Release = Tuple[int, int, int]
+Release = tuple[int, int, int]
 
 OLDEST: Final[Release] = (0, 4, 31)
 """The oldest JAX release the package is made for: a check that applies from it applies always."""

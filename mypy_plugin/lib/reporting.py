@@ -16,9 +16,7 @@ CATEGORY: Final = "JAX"
 """The category of every error code of the plugin, as mypy lists codes."""
 
 
-def error_with_notes(
-    api: CheckerPluginInterface, context: Context, code: ErrorCode, message: str, notes: Sequence[str]
-) -> None:
+def error_with_notes(api: CheckerPluginInterface, context: Context, code: ErrorCode, message: str, notes: Sequence[str]) -> None:
     """The error, then its notes tied to it: an ignore or a disabled code silences them
     together, and ``mypy -O json`` carries the notes as the error's hint."""
     error = api.fail(message, context, code=code)

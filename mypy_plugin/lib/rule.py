@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 from mypy.errorcodes import ErrorCode
 from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
@@ -29,7 +29,7 @@ MethodSignatureHook = Callable[[MethodSigContext], FunctionLike]
 MethodHook = Callable[[MethodContext], Type]
 FunctionSignatureHook = Callable[[FunctionSigContext], FunctionLike]
 FunctionHook = Callable[[FunctionContext], Type]
-SignatureHook = Union[MethodSignatureHook, FunctionSignatureHook]
+SignatureHook = MethodSignatureHook | FunctionSignatureHook
 
 
 class Rule:

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mypy.nodes import (
-    ArgKind,
     ARG_NAMED,
     ARG_POS,
     ARG_STAR,
     ARG_STAR2,
+    ArgKind,
     CallExpr,
     ComparisonExpr,
     ComplexExpr,
@@ -29,10 +29,10 @@ from mypy.nodes import (
     IntExpr,
     LambdaExpr,
     ListExpr,
-    NameExpr,
-    ReturnStmt,
     MemberExpr,
+    NameExpr,
     OpExpr,
+    ReturnStmt,
     SliceExpr,
     StrExpr,
     TupleExpr,
@@ -81,8 +81,9 @@ def source(node: Expression, *, in_subscript: bool = False) -> str | None:
         parts = [source(part) for part in (node.if_expr, node.cond, node.else_expr)]
         if None in parts:
             return None
-        value, condition = (f"({text})" if isinstance(part, (ConditionalExpr, LambdaExpr)) else text
-                            for part, text in zip((node.if_expr, node.cond), parts))
+        value, condition = (
+            f"({text})" if isinstance(part, (ConditionalExpr, LambdaExpr)) else text for part, text in zip((node.if_expr, node.cond), parts)
+        )
         return f"{value} if {condition} else {parts[2]}"
     if isinstance(node, LambdaExpr):
         return lambda_source(node)

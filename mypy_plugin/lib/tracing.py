@@ -17,11 +17,11 @@ without ``size=``). The rule decides what to say.
 
 from __future__ import annotations
 
-from typing import Dict, Final, Optional, Tuple, Union
+from typing import Final
 
 from mypy.nodes import (
-    LDEF,
     ARG_POS,
+    LDEF,
     AssertStmt,
     AssignmentExpr,
     AssignmentStmt,
@@ -48,8 +48,8 @@ from mypy.nodes import (
     MemberExpr,
     NameExpr,
     NonlocalDecl,
-    OpExpr,
     OperatorAssignmentStmt,
+    OpExpr,
     OverloadedFuncDef,
     RaiseStmt,
     RefExpr,
@@ -75,7 +75,7 @@ from mypy_plugin.lib.transforms import JIT, Traced
 TRACED: Final = "traced"
 MASK: Final = "mask"
 """A tracer, and a tracer of booleans (a comparison, ``~``, ``&`` of them, ``jnp.isnan``)."""
-State = Union[None, str, Tuple["State", ...]]
+State = None | str | tuple["State", ...]
 """What the walk knows of a value: None (undecided), ``TRACED``, ``MASK``, or a tuple of states."""
 
 CONCRETE_ATTRIBUTES: Final = frozenset({"shape", "ndim", "dtype", "size", "weak_type", "sharding", "aval", "itemsize", "nbytes"})
@@ -84,8 +84,20 @@ CONVERTING_METHODS: Final = frozenset({"item", "tolist"})
 SHAPE_MAKING_METHODS: Final = frozenset({"nonzero"})
 SHAPE_MAKING_FUNCTIONS: Final = frozenset(
     f"jax.numpy.{name}"
-    for name in ("nonzero", "argwhere", "flatnonzero", "unique", "unique_values", "unique_counts",
-                 "unique_inverse", "unique_all", "union1d", "setdiff1d", "extract", "compress")
+    for name in (
+        "nonzero",
+        "argwhere",
+        "flatnonzero",
+        "unique",
+        "unique_values",
+        "unique_counts",
+        "unique_inverse",
+        "unique_all",
+        "union1d",
+        "setdiff1d",
+        "extract",
+        "compress",
+    )
 )
 """Functions whose result's shape depends on the values of their input unless ``size=`` fixes
 it; each takes ``size=`` in every supported JAX release (``intersect1d`` and ``setxor1d`` gained
@@ -93,9 +105,28 @@ it later, and are left out)."""
 WHERE: Final = "jax.numpy.where"
 MASK_FUNCTIONS: Final = frozenset(
     f"jax.numpy.{name}"
-    for name in ("isnan", "isinf", "isfinite", "isposinf", "isneginf", "logical_and", "logical_or", "logical_not",
-                 "logical_xor", "equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "isclose",
-                 "signbit", "isin", "isreal", "iscomplex")
+    for name in (
+        "isnan",
+        "isinf",
+        "isfinite",
+        "isposinf",
+        "isneginf",
+        "logical_and",
+        "logical_or",
+        "logical_not",
+        "logical_xor",
+        "equal",
+        "not_equal",
+        "greater",
+        "greater_equal",
+        "less",
+        "less_equal",
+        "isclose",
+        "signbit",
+        "isin",
+        "isreal",
+        "iscomplex",
+    )
 )
 """JAX functions that return a boolean array."""
 NUMPY_CONVERTERS: Final = frozenset({"asarray", "array", "asanyarray", "ascontiguousarray"})
@@ -148,7 +179,7 @@ def is_traced(state: State) -> bool:
     return state in (TRACED, MASK)
 
 
-Env = Dict[str, State]
+Env = dict[str, State]
 
 
 def merge_envs(envs: list[Env]) -> Env:
@@ -167,7 +198,7 @@ def merge_envs(envs: list[Env]) -> Env:
 
 def returned_type(node: object) -> Type | None:
     """The return type a callee is declared with (every item of an overload must agree)."""
-    signature: Optional[Type] = None
+    signature: Type | None = None
     if isinstance(node, Decorator):
         signature = node.var.type or node.func.type
     elif isinstance(node, (FuncDef, OverloadedFuncDef)):
@@ -335,7 +366,11 @@ class Walk:
 
     def with_statement(self, node: WithStmt, env: Env) -> None:
         for expr in node.expr:
-            if isinstance(expr, CallExpr) and isinstance(expr.callee, RefExpr) and expr.callee.fullname == fullnames.ENSURE_COMPILE_TIME_EVAL:
+            if (
+                isinstance(expr, CallExpr)
+                and isinstance(expr.callee, RefExpr)
+                and expr.callee.fullname == fullnames.ENSURE_COMPILE_TIME_EVAL
+            ):
                 for name in assigned_names(node.body):
                     env[name] = None
                 return

@@ -242,7 +242,9 @@ def python_scalar(typ: Type) -> bool:
     """Whether ``typ`` is a Python scalar type (a setting such as ``training: bool``), not an array."""
     found = members(typ)
     return bool(found) and all(
-        isinstance(member, Instance) and member.type.fullname in PYTHON_SCALARS
-        or isinstance(member, LiteralType) and member.fallback.type.fullname in PYTHON_SCALARS
+        isinstance(member, Instance)
+        and member.type.fullname in PYTHON_SCALARS
+        or isinstance(member, LiteralType)
+        and member.fallback.type.fullname in PYTHON_SCALARS
         for member in found
     )

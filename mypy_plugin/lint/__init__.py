@@ -45,7 +45,10 @@ def environment_problem() -> str | None:
     from mypy.version import __version__ as mypy_version
 
     if not compat.is_supported(mypy_version):
-        return f"mypy {mypy_version} is older than {compat.minimum()}, the first the plugin supports: {installer.install(compat.COMPATIBLE_MYPY)}"
+        return (
+            f"mypy {mypy_version} is older than {compat.minimum()}, the first the plugin supports: "
+            f"{installer.install(compat.COMPATIBLE_MYPY)}"
+        )
     problems = Diagnosis.of_this_environment().environment_problems()
     return problems[0] if problems else None
 

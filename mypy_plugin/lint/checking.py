@@ -48,8 +48,7 @@ class Checked:
 
     __slots__ = ("errors", "stopped_at", "sources", "rechecked")
 
-    def __init__(self, errors: list[dict[str, Any]], stopped_at: dict[str, Any] | None, sources: int,
-                 rechecked: int | None) -> None:
+    def __init__(self, errors: list[dict[str, Any]], stopped_at: dict[str, Any] | None, sources: int, rechecked: int | None) -> None:
         self.errors, self.stopped_at, self.sources, self.rechecked = errors, stopped_at, sources, rechecked
 
 
@@ -77,7 +76,9 @@ def check(targets: list[str], settings: Settings) -> Checked:
     return Checked(errors, None, len(sources), rechecked)
 
 
-def build(sources: list[Any], options: Any, configured_plugins: list[str], fscache: Any) -> tuple[list[dict[str, Any]], dict[str, Any] | None, int | None]:
+def build(
+    sources: list[Any], options: Any, configured_plugins: list[str], fscache: Any
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None, int | None]:
     """One mypy build: the plugin's errors, the error that stopped it (or None), and how many
     of the sources it checked again (None where unknown)."""
     from mypy import build as mypy_build
@@ -91,16 +92,18 @@ def build(sources: list[Any], options: Any, configured_plugins: list[str], fscac
         messages.extend(new)
 
     try:
-        result = mypy_build.build(sources, options, flush_errors=collect, fscache=fscache,
-                                  extra_plugins=[plugin_class(configured_plugins)(options)])
+        result = mypy_build.build(
+            sources, options, flush_errors=collect, fscache=fscache, extra_plugins=[plugin_class(configured_plugins)(options)]
+        )
     except CompileError as error:  # mypy stops right after the file it cannot check past
         said = [found for found in parsed([*messages, *error.messages]) if found.get("severity") == "error"]
         said = said or parsed([str(error)])
         return [], next(found for found in said if found.get("file") == said[-1].get("file")), None
     rechecked = mypy_internals.rechecked_modules(result)
     modules = {source.module for source in sources}
-    plugin_errors = [found for found in parsed(messages)
-                     if found.get("severity") == "error" and str(found.get("code") or "").startswith(CODE_PREFIX)]
+    plugin_errors = [
+        found for found in parsed(messages) if found.get("severity") == "error" and str(found.get("code") or "").startswith(CODE_PREFIX)
+    ]
     return plugin_errors, None, len(modules & rechecked) if rechecked is not None else None
 
 
@@ -116,8 +119,9 @@ def source_files(targets: list[str], settings: Settings, fscache: Any) -> tuple[
         sources, options = mypy_options(["."], fscache)
     options.exclude = [*options.exclude, *settings.exclude]
     excluded = [re.compile(pattern) for pattern in options.exclude]
-    kept = [source for source in sources
-            if source.path is None or not any(pattern.search(Path(source.path).as_posix()) for pattern in excluded)]
+    kept = [
+        source for source in sources if source.path is None or not any(pattern.search(Path(source.path).as_posix()) for pattern in excluded)
+    ]
     return kept, options
 
 
@@ -127,8 +131,7 @@ def mypy_options(targets: list[str], fscache: Any) -> tuple[list[Any], Any]:
 
     stderr = StringIO()
     try:
-        sources, options = process_options(list(targets), stdout=StringIO(), stderr=stderr, require_targets=False,
-                                           fscache=fscache)
+        sources, options = process_options(list(targets), stdout=StringIO(), stderr=stderr, require_targets=False, fscache=fscache)
     except SystemExit:
         raise CannotCheck(f"mypy cannot start: {one_line(stderr.getvalue())}") from None
     except Exception as error:  # an unreadable configuration file, said in one line
@@ -232,8 +235,14 @@ def parsed(lines: list[str]) -> list[dict[str, Any]]:
             text = TEXT_LINE.match(line)
             value = {"file": None, "line": -1, "column": -1, "message": line, "hint": None, "code": None, "severity": "error"}
             if text is not None:
-                value.update(file=text["file"], line=int(text["line"] or -1), column=int(text["column"] or 0) - 1,
-                             message=text["message"], code=text["code"], severity=text["severity"])
+                value.update(
+                    file=text["file"],
+                    line=int(text["line"] or -1),
+                    column=int(text["column"] or 0) - 1,
+                    message=text["message"],
+                    code=text["code"],
+                    severity=text["severity"],
+                )
         if isinstance(value, dict):
             found.append(value)
     return found

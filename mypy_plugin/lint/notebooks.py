@@ -38,5 +38,9 @@ def displayed_lines(path: Path) -> frozenset[int]:
     last: dict[int, ast.stmt] = {}
     for statement in tree.body:
         last[bisect_right(starts, statement.lineno)] = statement
-    return frozenset(line for statement in last.values() if isinstance(statement, ast.Expr)
-                     for line in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1))
+    return frozenset(
+        line
+        for statement in last.values()
+        if isinstance(statement, ast.Expr)
+        for line in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1)
+    )

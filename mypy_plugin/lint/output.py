@@ -27,8 +27,14 @@ class Report:
     def of(cls, error: dict[str, Any]) -> Report:
         """From mypy's JSON object (its column counts from 0)."""
         hint = error.get("hint")
-        return cls(str(error.get("file")), int(error.get("line", 0)), int(error.get("column", -1)) + 1,
-                   str(error.get("code")), str(error.get("message")), hint.splitlines() if isinstance(hint, str) else [])
+        return cls(
+            str(error.get("file")),
+            int(error.get("line", 0)),
+            int(error.get("column", -1)) + 1,
+            str(error.get("code")),
+            str(error.get("message")),
+            hint.splitlines() if isinstance(hint, str) else [],
+        )
 
     @property
     def where(self) -> str:
@@ -50,8 +56,18 @@ class Report:
 
     def json(self) -> list[str]:
         """One JSON object per line."""
-        return [json.dumps({"file": self.file, "line": self.line, "column": self.column if self.column > 0 else None,
-                            "code": self.code, "message": self.message, "notes": self.notes})]
+        return [
+            json.dumps(
+                {
+                    "file": self.file,
+                    "line": self.line,
+                    "column": self.column if self.column > 0 else None,
+                    "code": self.code,
+                    "message": self.message,
+                    "notes": self.notes,
+                }
+            )
+        ]
 
 
 def escape(text: str, is_property: bool) -> str:
@@ -72,5 +88,6 @@ def summary(reports: list[Report], sources: int, rechecked: int | None) -> str:
         checked += f", {sources - rechecked} from the cache"
     if not reports:
         return f"Success: no JAX errors found (checked {checked})"
-    return (f"Found {len(reports)} JAX error{'s' if len(reports) != 1 else ''} in {files} "
-            f"file{'s' if files != 1 else ''} (checked {checked})")
+    return (
+        f"Found {len(reports)} JAX error{'s' if len(reports) != 1 else ''} in {files} file{'s' if files != 1 else ''} (checked {checked})"
+    )

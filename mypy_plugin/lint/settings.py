@@ -32,8 +32,9 @@ class Settings:
 
     __slots__ = ("root", "paths", "exclude", "disable")
 
-    def __init__(self, root: Path, paths: tuple[str, ...] = (), exclude: tuple[str, ...] = (),
-                 disable: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self, root: Path, paths: tuple[str, ...] = (), exclude: tuple[str, ...] = (), disable: frozenset[str] = frozenset()
+    ) -> None:
         self.root = root
         self.paths = paths
         self.exclude = exclude

@@ -115,8 +115,7 @@ def method_of(callee: Expression) -> str:
     return callee.name if isinstance(callee, MemberExpr) else source(callee) or "the call"
 
 
-def report(api: CheckerPluginInterface, call: CallExpr, array: Expression | None, kind: str, value_type: Type, *,
-           fallback: str) -> None:
+def report(api: CheckerPluginInterface, call: CallExpr, array: Expression | None, kind: str, value_type: Type, *, fallback: str) -> None:
     """The discarded copy, with the statement that assigns it back where ``array`` was read
     from (or the general advice where that cannot be printed). ``fallback`` names the callee
     where its source cannot be printed."""
@@ -124,10 +123,10 @@ def report(api: CheckerPluginInterface, call: CallExpr, array: Expression | None
     target = source(array) if array is not None and places.evaluates_alike(array) else None
     value = source(call)
     put = places.put_back(api, array, value, value_type) if array is not None and value is not None else None
-    note = places.rewrite_note(ASSIGN.format(kind=kind), put) if put is not None else \
-        ASSIGN_IN_GENERAL.format(kind=kind, example=example)
-    message = DISCARDED.format(callee=source(call.callee) or fallback, copy=copy,
-                               target=f'"{target}"' if target is not None else "the array")
+    note = places.rewrite_note(ASSIGN.format(kind=kind), put) if put is not None else ASSIGN_IN_GENERAL.format(kind=kind, example=example)
+    message = DISCARDED.format(
+        callee=source(call.callee) or fallback, copy=copy, target=f'"{target}"' if target is not None else "the array"
+    )
     reporting.error_with_notes(api, call, CODE, message, [note])
 
 

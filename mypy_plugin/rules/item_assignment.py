@@ -68,20 +68,15 @@ rewrite goes through the same view and back (``x = x.T.at[i].set(v).T``)."""
 
 
 UPDATE_THE_ARRAY_ITSELF: Final = (
-    'JAX arrays have no views to write through: update the array itself with ".at[]", '
-    'e.g. "x = x.at[<index>].set(<value>)"'
+    'JAX arrays have no views to write through: update the array itself with ".at[]", e.g. "x = x.at[<index>].set(<value>)"'
 )
-ONE_BY_ONE: Final = (
-    'Use ".at[]", which returns an updated copy, for each target in turn, '
-    'e.g. "x = x.at[<index>].set(<value>)"'
-)
+ONE_BY_ONE: Final = 'Use ".at[]", which returns an updated copy, for each target in turn, e.g. "x = x.at[<index>].set(<value>)"'
 IN_GENERAL: Final = 'Use ".at[]", which returns an updated copy, e.g. "x = x.at[<index>].set(<value>)"'
 USE_AT: Final = 'Use ".at[]", which returns an updated copy'
 WHERE: Final = "where"
 """``jax.numpy.where``, the form of a masked update that also works under ``jax.jit``."""
 PALLAS_REF: Final = (
-    'If this is a Pallas ref, annotate it as a ref ("jax.Ref", JAX 0.7.2 and later), '
-    'not as "jax.Array": refs are mutable, arrays are not'
+    'If this is a Pallas ref, annotate it as a ref ("jax.Ref", JAX 0.7.2 and later), not as "jax.Array": refs are mutable, arrays are not'
 )
 
 
@@ -129,7 +124,11 @@ def check_item_assignment(ctx: MethodContext) -> Type:
     else:
         advice = UPDATE_THE_ARRAY_ITSELF if rebinding(ctx, assignment.target)[0] is None else IN_GENERAL
     report(
-        ctx.api, ctx.context, receiver.name, assignment.operator, rewrite or advice,
+        ctx.api,
+        ctx.context,
+        receiver.name,
+        assignment.operator,
+        rewrite or advice,
         places.put_back(ctx.api, masked.place, masked.value, array, masked.imports) if masked else None,
         in_pallas_module=bool(checked_module.imports(ctx.api, fullnames.PALLAS)),
     )
@@ -282,7 +281,9 @@ def report(
     if masked is not None:
         notes.append(f"Under jax.jit a boolean mask cannot index; for a scalar value write {places.quoted(masked)}")
     reporting.error_with_notes(
-        api, context, CODE,
+        api,
+        context,
+        CODE,
         f'"{receiver}" does not support item assignment{written}; JAX raises TypeError (JAX arrays are immutable)',
         notes,
     )

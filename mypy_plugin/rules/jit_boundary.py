@@ -83,8 +83,10 @@ TAKES: Final = 'The parameters of "{function}" by name: {parameters}'
 BY_NUMBER: Final = 'A positional-only parameter (before "/") is named by its number: {option}'
 OUT_OF_RANGE: Final = '{option}={number} is out of range for the {count} of "{function}"; jax.jit raises ValueError'
 POSITIONAL: Final = 'The positional parameters of "{function}", from 0: {parameters}'
-DECLARED_UNHASHABLE: Final = 'Static parameter "{name}" of "{function}" is declared {type}, which JAX cannot hash; each call raises ValueError'
-HASHABLE_INSTEAD: Final = 'Declare it as a tuple or a frozen dataclass, or leave it traced (not in static_argnames/static_argnums)'
+DECLARED_UNHASHABLE: Final = (
+    'Static parameter "{name}" of "{function}" is declared {type}, which JAX cannot hash; each call raises ValueError'
+)
+HASHABLE_INSTEAD: Final = "Declare it as a tuple or a frozen dataclass, or leave it traced (not in static_argnames/static_argnums)"
 GIVEN_UNHASHABLE: Final = 'Static argument "{name}" of jitted "{function}" is {value}, which JAX cannot hash; JAX raises ValueError'
 PASS_A_TUPLE: Final = 'Pass a tuple instead: "tuple({value})"'
 PASS_ITEMS: Final = 'Pass its items as a tuple instead: "tuple({value}.items())"'
@@ -92,7 +94,10 @@ PASS_HASHABLE: Final = 'Pass a hashable value (a tuple of hashable items, a froz
 UNTRACEABLE: Final = 'Argument "{name}" of jitted "{function}" is {kind}, which JAX cannot trace; JAX raises TypeError'
 MAKE_STATIC: Final = 'Make "{name}" static: static_argnames=("{name}",) in the jax.jit of "{function}"'
 ADD_STATIC: Final = 'Make "{name}" static: add it to static_argnames in the jax.jit of "{function}"'
-REFER_INSIDE: Final = 'Refer to the function inside "{function}" instead of passing it, make "{name}" static, or pass a "jax.tree_util.Partial", which JAX traces'
+REFER_INSIDE: Final = (
+    'Refer to the function inside "{function}" instead of passing it, make "{name}" static, or pass a '
+    '"jax.tree_util.Partial", which JAX traces'
+)
 
 
 class Wrapping:
@@ -222,8 +227,9 @@ def wrapped(api: CheckerPluginInterface, wrapping: Wrapping, made: Type) -> Type
     if shown:
         for static in sorted(statics):
             if declared_unhashable(wrapping.function, static):
-                report_declared_unhashable(api, wrapping.context, static, function_name(wrapping.function),
-                                           declared_type(wrapping.function, static))
+                report_declared_unhashable(
+                    api, wrapping.context, static, function_name(wrapping.function), declared_type(wrapping.function, static)
+                )
     return jitted.keep(proper, Kept(wrapping.function, frozenset(statics)))
 
 
@@ -233,8 +239,11 @@ def check_declaration(api: CheckerPluginInterface, wrapping: Wrapping, *, report
     function = wrapping.function
     name = function_name(function)
     positional = [arg_name for arg_name, kind in zip(function.arg_names, function.arg_kinds) if kind.is_positional()]
-    keywords = [arg_name for arg_name, kind in zip(function.arg_names, function.arg_kinds)
-                if arg_name is not None and kind not in (ARG_STAR, ARG_STAR2)]  # a positional-only one has no name
+    keywords = [
+        arg_name
+        for arg_name, kind in zip(function.arg_names, function.arg_kinds)
+        if arg_name is not None and kind not in (ARG_STAR, ARG_STAR2)
+    ]  # a positional-only one has no name
     valid = True
     for option, value in wrapping.options or []:
         if option in NAME_OPTIONS and ARG_STAR2 not in function.arg_kinds:
@@ -253,8 +262,15 @@ def check_declaration(api: CheckerPluginInterface, wrapping: Wrapping, *, report
     return valid
 
 
-def report_names(api: CheckerPluginInterface, at: Context, option: str, unknown: Sequence[str], function: str,
-                 parameters: Sequence[str], positional_only: bool) -> None:
+def report_names(
+    api: CheckerPluginInterface,
+    at: Context,
+    option: str,
+    unknown: Sequence[str],
+    function: str,
+    parameters: Sequence[str],
+    positional_only: bool,
+) -> None:
     names = ", ".join(f'"{n}"' for n in unknown)
     notes = [TAKES.format(function=function, parameters=", ".join(f'"{p}"' for p in parameters) or "none")]
     if positional_only:
@@ -263,15 +279,24 @@ def report_names(api: CheckerPluginInterface, at: Context, option: str, unknown:
     if len(close) == len(unknown) == 1:
         notes.insert(0, DID_YOU_MEAN.format(option=option, name=close[0]))
     reporting.error_with_notes(
-        api, at, DECLARATION_CODE, NAMES_NO_PARAMETER.format(option=option, names=names, function=function), notes,
+        api,
+        at,
+        DECLARATION_CODE,
+        NAMES_NO_PARAMETER.format(option=option, names=names, function=function),
+        notes,
     )
 
 
-def report_numbers(api: CheckerPluginInterface, at: Context, option: str, number: int, function: str, positional: Sequence[str | None]) -> None:
+def report_numbers(
+    api: CheckerPluginInterface, at: Context, option: str, number: int, function: str, positional: Sequence[str | None]
+) -> None:
     listed = ", ".join(f'{i} "{p}"' if p is not None else str(i) for i, p in enumerate(positional)) or "none"
     count = f"{len(positional)} positional parameter" + ("" if len(positional) == 1 else "s")
     reporting.error_with_notes(
-        api, at, DECLARATION_CODE, OUT_OF_RANGE.format(option=option, number=number, count=count, function=function),
+        api,
+        at,
+        DECLARATION_CODE,
+        OUT_OF_RANGE.format(option=option, number=number, count=count, function=function),
         [POSITIONAL.format(function=function, parameters=listed)],
     )
 
@@ -279,17 +304,30 @@ def report_numbers(api: CheckerPluginInterface, at: Context, option: str, number
 def report_declared_unhashable(api: CheckerPluginInterface, at: Context, name: str, function: str, declared: Type) -> None:
     typ = mypy_internals.format_type(declared, api.options)
     reporting.error_with_notes(
-        api, at, DECLARATION_CODE, DECLARED_UNHASHABLE.format(name=name, function=function, type=typ), [HASHABLE_INSTEAD],
+        api,
+        at,
+        DECLARATION_CODE,
+        DECLARED_UNHASHABLE.format(name=name, function=function, type=typ),
+        [HASHABLE_INSTEAD],
     )
 
 
 def report_unhashable_argument(api: CheckerPluginInterface, arg: Expression, name: str, kept: Kept, typ: Type) -> None:
     kind, value = jitted.unhashable_part(typ)
     text = source(arg) or "..."
-    note = (PASS_A_TUPLE.format(value=text) if kind == jitted.CONTAINER else PASS_ITEMS.format(value=text)
-            if kind == jitted.MAPPING else PASS_HASHABLE.format(name=name))
+    note = (
+        PASS_A_TUPLE.format(value=text)
+        if kind == jitted.CONTAINER
+        else PASS_ITEMS.format(value=text)
+        if kind == jitted.MAPPING
+        else PASS_HASHABLE.format(name=name)
+    )
     reporting.error_with_notes(
-        api, arg, CALL_CODE, GIVEN_UNHASHABLE.format(name=name, function=function_name(kept.signature), value=value), [note],
+        api,
+        arg,
+        CALL_CODE,
+        GIVEN_UNHASHABLE.format(name=name, function=function_name(kept.signature), value=value),
+        [note],
     )
 
 
@@ -297,7 +335,11 @@ def report_untraceable(api: CheckerPluginInterface, arg: Expression, name: str, 
     function = function_name(kept.signature)
     note = (REFER_INSIDE if kind == jitted.FUNCTION else ADD_STATIC if kept.statics else MAKE_STATIC).format(name=name, function=function)
     reporting.error_with_notes(
-        api, arg, CALL_CODE, UNTRACEABLE.format(name=name, function=function, kind=kind), [note],
+        api,
+        arg,
+        CALL_CODE,
+        UNTRACEABLE.format(name=name, function=function, kind=kind),
+        [note],
     )
 
 
@@ -320,8 +362,8 @@ def read_directly(call: Context) -> bool:
     if isinstance(callee, (NameExpr, CallExpr)):
         return True
     return isinstance(callee, MemberExpr) and (
-        isinstance(callee.node, (Decorator, FuncDef))
-        or isinstance(callee.expr, RefExpr) and isinstance(callee.expr.node, MypyFile))
+        isinstance(callee.node, (Decorator, FuncDef)) or isinstance(callee.expr, RefExpr) and isinstance(callee.expr.node, MypyFile)
+    )
 
 
 def names_a_function(arg: Expression) -> bool:
@@ -356,8 +398,14 @@ def is_method(decorator: Decorator) -> bool:
 
 def partial_jit(node: Expression) -> bool:
     """``partial(jax.jit, ...)``."""
-    return (isinstance(node, CallExpr) and isinstance(node.callee, RefExpr) and node.callee.fullname == fullnames.PARTIAL
-            and bool(node.args) and isinstance(node.args[0], RefExpr) and node.args[0].fullname == fullnames.JIT)
+    return (
+        isinstance(node, CallExpr)
+        and isinstance(node.callee, RefExpr)
+        and node.callee.fullname == fullnames.PARTIAL
+        and bool(node.args)
+        and isinstance(node.args[0], RefExpr)
+        and node.args[0].fullname == fullnames.JIT
+    )
 
 
 def array_type(api: CheckerPluginInterface) -> Instance | None:

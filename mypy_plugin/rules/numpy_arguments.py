@@ -63,7 +63,7 @@ NEVER_RUNS: Final = '"{callee}" is not supported by JAX; JAX raises {exception}'
 NOT_A_CONSTRUCTOR: Final = '"{callee}" cannot be called to make an array; JAX raises {exception}'
 
 USE_MIN_MAX: Final = 'Use "min=" and "max=" (NumPy 2 names), or pass the bounds by position after the array'
-PASS_THE_ARRAY: Final = 'Pass the array by position, before the bounds'
+PASS_THE_ARRAY: Final = "Pass the array by position, before the bounds"
 USE_METHOD: Final = 'Use "method=" instead: it takes the same values ("linear", "lower", "higher", "midpoint", "nearest")'
 USE_STABLE: Final = 'Drop "kind=": JAX sorts stably by default ("stable=True"); "stable=False" allows an unstable sort'
 DROP_ORDER: Final = 'Drop "order=": a JAX array has no memory layout to choose'
@@ -83,7 +83,10 @@ PASS_INPLACE_FALSE: Final = 'Pass "inplace=False" and use the array it returns'
 PASS_INPLACE_FALSE_AS: Final = 'Pass "inplace=False" and use the array it returns: "{call}"'
 USE_AT: Final = 'Or write the update with ".at[]"'
 READ_WITH_NUMPY: Final = 'Read with NumPy and convert: "jnp.asarray(np.{function}(...))"'
-MAKE_ARRAYS: Final = 'Make arrays with "jnp.zeros(shape)", "jnp.empty(shape)" or "jnp.asarray(data)"; "jnp.ndarray" is "jax.Array", for annotations and isinstance'
+MAKE_ARRAYS: Final = (
+    'Make arrays with "jnp.zeros(shape)", "jnp.empty(shape)" or "jnp.asarray(data)"; "jnp.ndarray" is '
+    '"jax.Array", for annotations and isinstance'
+)
 
 AT_METHODS: Final = {"add": "add", "subtract": "subtract", "multiply": "multiply", "minimum": "min", "maximum": "max"}
 """The ufuncs whose ``ufunc.at`` has an ``.at[]`` method of the same effect."""
@@ -96,8 +99,17 @@ class Unsupported:
 
     __slots__ = ("parameter", "rejects", "since", "until", "exception", "advice", "removed")
 
-    def __init__(self, parameter: str, rejects: Callable[[Type], bool], since: Release, exception: str,
-                 advice: tuple[str, ...], *, until: Release | None = None, removed: bool = False) -> None:
+    def __init__(
+        self,
+        parameter: str,
+        rejects: Callable[[Type], bool],
+        since: Release,
+        exception: str,
+        advice: tuple[str, ...],
+        *,
+        until: Release | None = None,
+        removed: bool = False,
+    ) -> None:
         self.parameter = parameter
         self.rejects = rejects
         self.since = since
@@ -120,25 +132,31 @@ def anything(typ: Type) -> bool:
 
 def one_of(*values: object) -> Callable[[Type], bool]:
     """An argument spelled out as one of ``values``."""
+
     def rejects(typ: Type) -> bool:
         known = known_values(typ)
         return known is not None and bool(known) and all(value in values for value in known)
+
     return rejects
 
 
 def string_but(*values: str) -> Callable[[Type], bool]:
     """An argument spelled out as strings other than ``values`` (other kinds are left alone)."""
+
     def rejects(typ: Type) -> bool:
         known = known_values(typ)
         return known is not None and bool(known) and all(isinstance(value, str) and value not in values for value in known)
+
     return rejects
 
 
 def none_of(*values: object) -> Callable[[Type], bool]:
     """An argument spelled out as a value other than ``values``."""
+
     def rejects(typ: Type) -> bool:
         known = known_values(typ)
         return known is not None and bool(known) and not any(value in values for value in known)
+
     return rejects
 
 
@@ -153,15 +171,18 @@ INTERPOLATION_REMOVED: Final = (0, 8, 0)
 DeprecationWarning."""
 
 NUMPY_ONLY_METHODS: Final = (
-    "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull",
-    "median_unbiased", "normal_unbiased",
+    "averaged_inverted_cdf",
+    "closest_observation",
+    "interpolated_inverted_cdf",
+    "hazen",
+    "weibull",
+    "median_unbiased",
+    "normal_unbiased",
 )
 """NumPy's quantile methods that JAX has not (``ValueError: method can only be ...``)."""
 INVERTED_CDF_ADDED: Final = (0, 10, 0)
 """``method="inverted_cdf"`` raises up to 0.9.2 and runs from 0.10.0 (read in the source)."""
-JAX_METHODS: Final = (
-    'JAX has "linear" (the default), "lower", "higher", "midpoint" and "nearest" (and "inverted_cdf" from JAX 0.10.0)'
-)
+JAX_METHODS: Final = 'JAX has "linear" (the default), "lower", "higher", "midpoint" and "nearest" (and "inverted_cdf" from JAX 0.10.0)'
 
 QUANTILES: Final = tuple(NUMPY + name for name in ("percentile", "quantile", "nanpercentile", "nanquantile"))
 
@@ -172,20 +193,31 @@ REJECTED: Final[tuple[tuple[tuple[str, ...], Unsupported], ...]] = (
     (QUANTILES, Unsupported("interpolation", anything, INTERPOLATION_REMOVED, "TypeError", (USE_METHOD,), removed=True)),
     (QUANTILES, Unsupported("method", one_of(*NUMPY_ONLY_METHODS), SINCE_ALWAYS, "ValueError", (JAX_METHODS,))),
     (QUANTILES, Unsupported("method", one_of("inverted_cdf"), SINCE_ALWAYS, "ValueError", (JAX_METHODS,), until=INVERTED_CDF_ADDED)),
-    ((*QUANTILES, NUMPY + "median", NUMPY + "nanmedian"),
-     Unsupported("overwrite_input", one_of(True), SINCE_ALWAYS, "ValueError", (DROP_OVERWRITE,))),
+    (
+        (*QUANTILES, NUMPY + "median", NUMPY + "nanmedian"),
+        Unsupported("overwrite_input", one_of(True), SINCE_ALWAYS, "ValueError", (DROP_OVERWRITE,)),
+    ),
     ((NUMPY + "sort", NUMPY + "argsort"), Unsupported("kind", never_none, SINCE_ALWAYS, "TypeError", (USE_STABLE,))),
-    ((NUMPY + "array", NUMPY + "asarray", NUMPY + "copy"),
-     Unsupported("order", none_of(None, "K"), SINCE_ALWAYS, "NotImplementedError", (DROP_ORDER,))),
-    ((NUMPY + "reshape", ARRAY_METHOD + "reshape"), Unsupported("order", one_of("A"), SINCE_ALWAYS, "NotImplementedError", (ORDER_C_OR_F,))),
+    (
+        (NUMPY + "array", NUMPY + "asarray", NUMPY + "copy"),
+        Unsupported("order", none_of(None, "K"), SINCE_ALWAYS, "NotImplementedError", (DROP_ORDER,)),
+    ),
+    (
+        (NUMPY + "reshape", ARRAY_METHOD + "reshape"),
+        Unsupported("order", one_of("A"), SINCE_ALWAYS, "NotImplementedError", (ORDER_C_OR_F,)),
+    ),
     ((NUMPY + "reshape", ARRAY_METHOD + "reshape"), Unsupported("order", one_of("K"), SINCE_ALWAYS, "ValueError", (ORDER_C_OR_F,))),
-    ((NUMPY + "ravel", ARRAY_METHOD + "ravel", ARRAY_METHOD + "flatten"),
-     Unsupported("order", one_of("A", "K"), SINCE_ALWAYS, "NotImplementedError", (ORDER_C_OR_F,))),
+    (
+        (NUMPY + "ravel", ARRAY_METHOD + "ravel", ARRAY_METHOD + "flatten"),
+        Unsupported("order", one_of("A", "K"), SINCE_ALWAYS, "NotImplementedError", (ORDER_C_OR_F,)),
+    ),
     ((NUMPY + "gradient",), Unsupported("edge_order", never_none, SINCE_ALWAYS, "NotImplementedError", (DROP_EDGE_ORDER,))),
     ((NUMPY + "take", ARRAY_METHOD + "take"), Unsupported("mode", one_of("raise"), SINCE_ALWAYS, "NotImplementedError", (NO_RAISE_MODE,))),
     ((NUMPY + "put",), Unsupported("mode", one_of("raise"), SINCE_ALWAYS, "NotImplementedError", (PUT_MODES,))),
-    ((NUMPY + "take_along_axis", NUMPY + "put_along_axis"),
-     Unsupported("mode", one_of("raise", "wrap"), SINCE_ALWAYS, "ValueError", (GATHER_MODES,))),
+    (
+        (NUMPY + "take_along_axis", NUMPY + "put_along_axis"),
+        Unsupported("mode", one_of("raise", "wrap"), SINCE_ALWAYS, "ValueError", (GATHER_MODES,)),
+    ),
     ((NUMPY + "fill_diagonal",), Unsupported("wrap", one_of(True), SINCE_ALWAYS, "NotImplementedError", (DROP_WRAP,))),
     ((NUMPY + "meshgrid",), Unsupported("copy", one_of(False), SINCE_ALWAYS, "ValueError", (DROP_COPY,))),
     ((NUMPY + "interp",), Unsupported("left", string_but("extrapolate"), SINCE_ALWAYS, "ValueError", (ONLY_EXTRAPOLATE,))),
@@ -271,7 +303,6 @@ def check_call(fullname: str) -> Callable[[HookContext], Type]:
     return hook
 
 
-
 def report_argument(api: CheckerPluginInterface, context: Context, callee: str, check: Unsupported, typ: Type) -> None:
     """A value JAX refuses, with what to write instead."""
     message = UNSUPPORTED.format(callee=callee, argument=spelled(check.parameter, typ), exception=check.exception)
@@ -282,8 +313,9 @@ def report_removed(api: CheckerPluginInterface, removed: list[tuple[Unsupported,
     """The keywords of one call that JAX removed, in one error (``a_min`` and ``a_max``)."""
     checks = [check for check, _ in removed]
     parameters = ", ".join(f'"{check.parameter}"' for check in checks)
-    message = REMOVED.format(callee=callee, parameters=parameters, release=release.spelled(min(check.since for check in checks)),
-                             exception=checks[0].exception)
+    message = REMOVED.format(
+        callee=callee, parameters=parameters, release=release.spelled(min(check.since for check in checks)), exception=checks[0].exception
+    )
     advice = list(dict.fromkeys(text for check in checks for text in check.advice))
     reporting.error_with_notes(api, removed[0][1], ARGUMENT_CODE, message, advice)
 
@@ -297,8 +329,11 @@ def inplace_advice(ctx: HookContext, callee: str, fullname: str, inplace_args: l
     (``inplace_args`` None)."""
     call = ctx.context
     assert isinstance(call, CallExpr)
-    kept = [(kind, name, arg) for kind, name, arg in zip(call.arg_kinds, call.arg_names, call.args)
-            if inplace_args is not None and not any(arg is other for other in inplace_args)]
+    kept = [
+        (kind, name, arg)
+        for kind, name, arg in zip(call.arg_kinds, call.arg_names, call.args)
+        if inplace_args is not None and not any(arg is other for other in inplace_args)
+    ]
     arguments = arguments_source(*zip(*kept)) if kept else None
     if arguments is None:
         return [PASS_INPLACE_FALSE]

@@ -22,8 +22,8 @@ A dtype is read where it is written: ``jnp.float32``, ``np.int32``, ``float``, `
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Callable, Final
+from collections.abc import Callable, Mapping
+from typing import Final
 
 from mypy.errorcodes import ErrorCode
 from mypy.nodes import ARG_POS, CallExpr, ComplexExpr, Expression, FloatExpr, NameExpr, OpExpr, RefExpr, StrExpr, UnaryExpr
@@ -56,9 +56,31 @@ FLOAT, INT, UNSIGNED, BOOL, COMPLEX = "float", "int", "unsigned int", "bool", "c
 """Kinds of dtype (an unsigned int is also an int)."""
 
 FLOAT_SAMPLERS: Final = (
-    "uniform", "truncated_normal", "exponential", "gamma", "loggamma", "beta", "gumbel", "cauchy", "laplace",
-    "logistic", "dirichlet", "pareto", "t", "chisquare", "f", "rayleigh", "wald", "weibull_min", "maxwell",
-    "double_sided_maxwell", "triangular", "binomial", "multivariate_normal", "ball", "generalized_normal",
+    "uniform",
+    "truncated_normal",
+    "exponential",
+    "gamma",
+    "loggamma",
+    "beta",
+    "gumbel",
+    "cauchy",
+    "laplace",
+    "logistic",
+    "dirichlet",
+    "pareto",
+    "t",
+    "chisquare",
+    "f",
+    "rayleigh",
+    "wald",
+    "weibull_min",
+    "maxwell",
+    "double_sided_maxwell",
+    "triangular",
+    "binomial",
+    "multivariate_normal",
+    "ball",
+    "generalized_normal",
 )
 COMPLEX_SAMPLERS: Final = ("normal", "lognormal", "orthogonal")
 """Samplers that take a float or a complex dtype."""
@@ -80,8 +102,20 @@ DTYPES: Final[Mapping[str, tuple[frozenset[str], str, str, str]]] = {
 and the help."""
 
 KEY_FIRST: Final = (
-    *FLOAT_SAMPLERS, *COMPLEX_SAMPLERS, "randint", "poisson", "geometric", "bits", "bernoulli", "categorical",
-    "choice", "fold_in", "multinomial", "permutation", "rademacher", "split",
+    *FLOAT_SAMPLERS,
+    *COMPLEX_SAMPLERS,
+    "randint",
+    "poisson",
+    "geometric",
+    "bits",
+    "bernoulli",
+    "categorical",
+    "choice",
+    "fold_in",
+    "multinomial",
+    "permutation",
+    "rademacher",
+    "split",
 )
 """The functions whose first parameter ``key`` must be a key (``clone`` checks nothing)."""
 KEY_PARAMETERS: Final = {**dict.fromkeys(KEY_FIRST, "key"), "key_data": "keys", "key_impl": "keys"}
@@ -94,14 +128,28 @@ DTYPE_NAME: Final = re.compile(
 DTYPE_MODULES: Final = ("numpy.", "jax.numpy.", "builtins.")
 NUMPY_SCALAR: Final = "numpy.generic"
 NUMPY_FLOATS: Final = ("numpy.floating", "numpy.complexfloating")
-NUMPY_SCALARS: Final = {"numpy.integer": "a NumPy integer", "numpy.floating": "a NumPy float",
-                        "numpy.complexfloating": "a NumPy complex", "numpy.bool": "a NumPy bool", "numpy.bool_": "a NumPy bool"}
+NUMPY_SCALARS: Final = {
+    "numpy.integer": "a NumPy integer",
+    "numpy.floating": "a NumPy float",
+    "numpy.complexfloating": "a NumPy complex",
+    "numpy.bool": "a NumPy bool",
+    "numpy.bool_": "a NumPy bool",
+}
 PYTHON_SCALARS: Final = {"builtins.int": "an int", "builtins.float": "a float", "builtins.bool": "a bool", "builtins.complex": "a complex"}
 FLOAT_SEEDS: Final = ("builtins.float", "builtins.complex")
-FLOAT_MAKERS: Final = frozenset({
-    "builtins.float", "builtins.complex", "time.time", "time.perf_counter", "time.monotonic", "time.process_time",
-    "random.random", "random.uniform", "random.gauss",
-})
+FLOAT_MAKERS: Final = frozenset(
+    {
+        "builtins.float",
+        "builtins.complex",
+        "time.time",
+        "time.perf_counter",
+        "time.monotonic",
+        "time.process_time",
+        "random.random",
+        "random.uniform",
+        "random.gauss",
+    }
+)
 """Calls whose result is a float (or complex) at run time, not only by declaration."""
 
 NOT_A_KEY: Final = 'Key of "{callee}" is {value}, not a PRNG key; JAX raises TypeError'
@@ -204,8 +252,13 @@ def report_key(api: CheckerPluginInterface, arg: Expression, callee: str, value:
     key, imports = checked_module.reference(api, RANDOM, "key")
     split, _ = checked_module.reference(api, RANDOM, "split")
     needs = " (needs " + ", ".join(f'"{statement}"' for statement in imports) + ")" if imports else ""
-    reporting.error_with_notes(api, arg, KEY_CODE, NOT_A_KEY.format(callee=callee, value=value),
-                               [MAKE_A_KEY.format(key=key, split=split, seed=seed or "0", needs=needs)])
+    reporting.error_with_notes(
+        api,
+        arg,
+        KEY_CODE,
+        NOT_A_KEY.format(callee=callee, value=value),
+        [MAKE_A_KEY.format(key=key, split=split, seed=seed or "0", needs=needs)],
+    )
 
 
 def report_seed(api: CheckerPluginInterface, call: CallExpr, arg: Expression, callee: str, value: str) -> None:

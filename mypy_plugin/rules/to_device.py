@@ -50,13 +50,10 @@ STREAM: Final = "stream"
 """The keyword-only parameter of ``to_device`` that must stay ``None``."""
 
 DROP_THE_STREAM: Final = 'Call "to_device(device)" without "stream="'
-SOMETIMES_NONE: Final = (
-    "This stream is None only sometimes; JAX raises whenever it is not: narrow it to None before "
-    "the call, or drop it"
-)
+SOMETIMES_NONE: Final = "This stream is None only sometimes; JAX raises whenever it is not: narrow it to None before the call, or drop it"
 SYNCHRONISE: Final = (
     'To order work with another library, synchronise explicitly: "x.block_until_ready()" on '
-    "the JAX side, the other library's own on its side (e.g. \"torch.cuda.synchronize()\")"
+    'the JAX side, the other library\'s own on its side (e.g. "torch.cuda.synchronize()")'
 )
 
 
@@ -80,9 +77,7 @@ def check_stream(ctx: MethodContext) -> Type:
     if receiver is None or index is None:
         return ctx.default_return_type
     signature_was_widened = not isinstance(ctx.type, TypeVarType)
-    for name, kind, arg_type, expr in zip(
-        ctx.arg_names[index], ctx.arg_kinds[index], ctx.arg_types[index], ctx.args[index]
-    ):
+    for name, kind, arg_type, expr in zip(ctx.arg_names[index], ctx.arg_kinds[index], ctx.arg_types[index], ctx.args[index]):
         if kind != ARG_NAMED or name != STREAM or not can_be_a_stream(arg_type):
             continue
         if signature_was_widened or not mypy_rejects(receiver.method, arg_type):
@@ -118,10 +113,7 @@ def passes_stream_keyword(call: object) -> bool:
     """Whether the call spells out ``stream=`` (a ``**kwargs`` is left to mypy)."""
     if not isinstance(call, CallExpr):
         return False
-    return any(
-        kind == ARG_NAMED and name == STREAM
-        for kind, name in zip(call.arg_kinds, call.arg_names)
-    )
+    return any(kind == ARG_NAMED and name == STREAM for kind, name in zip(call.arg_kinds, call.arg_names))
 
 
 def stream_index(arg_names: list[str | None]) -> int | None:
@@ -150,14 +142,13 @@ def advice(may_be_none: bool) -> list[str]:
     return [DROP_THE_STREAM, *([SOMETIMES_NONE] if may_be_none else []), SYNCHRONISE]
 
 
-def report_stream(
-    api: CheckerPluginInterface, context: Context, receiver: str, stream_type: str, may_be_none: bool
-) -> None:
+def report_stream(api: CheckerPluginInterface, context: Context, receiver: str, stream_type: str, may_be_none: bool) -> None:
     """``<receiver>.to_device(..., stream=<stream_type>)``: the targeted error."""
     reporting.error_with_notes(
-        api, context, CODE,
-        f'"{receiver}.to_device" does not accept a stream (got {stream_type}); '
-        "JAX raises NotImplementedError unless stream is None",
+        api,
+        context,
+        CODE,
+        f'"{receiver}.to_device" does not accept a stream (got {stream_type}); JAX raises NotImplementedError unless stream is None',
         advice(may_be_none),
     )
 

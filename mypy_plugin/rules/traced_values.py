@@ -59,9 +59,15 @@ RAISES: Final = {
 }
 """What JAX raises at each kind of site."""
 
-BRANCH: Final = 'Choose between values with "jnp.where({condition}, a, b)", or between computations with "jax.lax.cond({condition}, true_fun, false_fun, *operands)"'
+BRANCH: Final = (
+    'Choose between values with "jnp.where({condition}, a, b)", or between computations with '
+    '"jax.lax.cond({condition}, true_fun, false_fun, *operands)"'
+)
 LOOP: Final = 'Loop on a traced condition with "jax.lax.while_loop(cond_fun, body_fun, init_val)"'
-ASSERT: Final = 'Assert only on shapes and dtypes here; check values with "jax.experimental.checkify.check" (the function run under "checkify.checkify")'
+ASSERT: Final = (
+    'Assert only on shapes and dtypes here; check values with "jax.experimental.checkify.check" (the '
+    'function run under "checkify.checkify")'
+)
 COMBINE: Final = 'Combine traced conditions with "&", "|" and "~" (or "jnp.logical_and", "jnp.logical_or", "jnp.logical_not")'
 CHAINED: Final = 'Compare one pair at a time and combine with "&": "(a < b) & (b < c)"'
 KEEP_AN_ARRAY: Final = 'A tracer has no Python value while JAX traces: keep it an array (e.g. "x.astype(jnp.int32)" instead of "int(x)")'
@@ -70,8 +76,12 @@ FORI_LOOP: Final = 'Loop a traced number of times with "jax.lax.fori_loop(0, n, 
 INDEX_AN_ARRAY: Final = 'Index a JAX array instead (e.g. "jnp.asarray(values)[i]")'
 USE_JAX_NUMPY: Final = 'Use the jax.numpy function, which traces: "{name}"'
 STATIC: Final = 'If "{name}" is a Python setting, make it static: {how}'
-MASK: Final = 'A boolean mask makes a shape from values; keep the shape with "jnp.where({mask}, {array}, 0)", or use "size=" of "jnp.nonzero"'
-MASKED_UPDATE: Final = 'A boolean mask makes a shape from values; choose the new values with "jnp.where({mask}, new_values, {array})" instead'
+MASK: Final = (
+    'A boolean mask makes a shape from values; keep the shape with "jnp.where({mask}, {array}, 0)", or use "size=" of "jnp.nonzero"'
+)
+MASKED_UPDATE: Final = (
+    'A boolean mask makes a shape from values; choose the new values with "jnp.where({mask}, new_values, {array})" instead'
+)
 SIZE: Final = 'Give the result a fixed shape with "size=" (the most entries expected); "fill_value=" sets the padding'
 
 
@@ -154,10 +164,16 @@ def value_notes(api: CheckerPluginInterface, traced: Traced, site: Site) -> list
     condition = source(site.value) or "pred"
     found: list[str] = []
     if site.kind == tracing.BOOL:
-        found.append({
-            '"while"': LOOP, '"assert"': ASSERT, '"and"': COMBINE, '"or"': COMBINE, '"not"': COMBINE,
-            "a chained comparison": CHAINED,
-        }.get(site.construct, BRANCH.format(condition=condition)))
+        found.append(
+            {
+                '"while"': LOOP,
+                '"assert"': ASSERT,
+                '"and"': COMBINE,
+                '"or"': COMBINE,
+                '"not"': COMBINE,
+                "a chained comparison": CHAINED,
+            }.get(site.construct, BRANCH.format(condition=condition))
+        )
     elif site.kind == tracing.CONVERT:
         found.append(PRINT.format(value=source(site.value) or "x") if site.printing else KEEP_AN_ARRAY)
     elif site.kind == tracing.INDEX:
@@ -201,8 +217,7 @@ def report_shape(api: CheckerPluginInterface, traced: Traced, site: Site) -> Non
         else:
             note = MASK.format(mask=source(site.value) or "mask", array=(source(base) if base is not None else None) or "x")
     else:
-        message = (f"{site.construct} of {describe(site.value)} without \"size=\" under {traced.transform}; "
-                   f"JAX raises {error}")
+        message = f'{site.construct} of {describe(site.value)} without "size=" under {traced.transform}; JAX raises {error}'
         note = SIZE
     reporting.error_with_notes(api, site.node, SHAPE_CODE, message, [note])
 
