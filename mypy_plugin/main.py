@@ -19,7 +19,10 @@ from mypy.types import CallableType, FunctionLike, Type, get_proper_type
 
 from mypy_plugin import __version__
 from mypy_plugin.install import mismatch, startup
-from mypy_plugin.lib import mypy_internals
+from mypy_plugin.lib import (
+    errorcodes,  # noqa: F401 (makes every code before mypy checks the configuration's)
+    mypy_internals,
+)
 from mypy_plugin.lib.guard import default_return_type, default_signature, guarded
 from mypy_plugin.lib.rule import Hooked
 from mypy_plugin.lib.stderr import say

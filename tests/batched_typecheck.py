@@ -9,6 +9,11 @@ a group to run writes every case of the group that this session runs as a module
 pytest-mypy-plugins' own executor, options and configuration file. Each case then matches its
 own lines, named back to ``main``, with pytest-mypy-plugins' own matcher.
 
+Each run also checks a module of misuses that only the plugin reports (``SENTINEL``), under two
+codes, so that a configuration that disables one still shows the other: where the plugin should
+be loaded and none is reported, every case of the group that expects silence fails, as its
+silence proves nothing.
+
 A case that does not match in its batch runs alone, as pytest-mypy-plugins runs it, and that
 verdict stands, with its usual report. A group whose run says anything not tied to one case (on
 stderr, about another file, mypy's once-per-run hints, the plugin's once-per-run mismatch
@@ -17,6 +22,7 @@ report, a fatal error) runs case by case.
 
 from __future__ import annotations
 
+import configparser
 import functools
 import re
 import shutil
@@ -33,6 +39,17 @@ MODULE = "batched_case_{index:04d}"
 LINE = re.compile(r"^(batched_case_(\d{4}))\.py:(.*)$")
 ONCE_PER_RUN = ("running_mypy.html", "Hint: ", "jax-stubs-mismatch")
 """What mypy or the plugin says once in a run, in whichever module comes first."""
+SENTINEL_MODULE = "batched_sentinel"
+SENTINEL = """\
+import jax
+import jax.numpy as jnp
+
+x = jnp.zeros(3)
+x.to_device(jax.devices()[0], stream=1)
+x[0] = 1.0
+"""
+SENTINEL_CODES = ("[jax-to-device-stream]", "[jax-immutable-array]")
+"""What the plugin reports in ``SENTINEL`` (the stubs alone report neither code)."""
 
 
 class Batch:
@@ -42,6 +59,10 @@ class Batch:
     def __init__(self, items: list[YamlTestItem], folder: Path) -> None:
         self.folder = folder
         self.index = {id(item): index for index, item in enumerate(items)}
+        self.plugin_expected = False
+        """Whether the group's configuration (the suite's and the cases') names the plugin."""
+        self.plugin_loaded = False
+        """Whether the run reported what only the plugin reports in ``SENTINEL``."""
         self.lines: dict[int, list[str]] | None = self.run(items)
 
     def run(self, items: list[YamlTestItem]) -> dict[int, list[str]] | None:
@@ -50,12 +71,16 @@ class Batch:
         for index, item in enumerate(items):
             names.append(f"{MODULE.format(index=index)}.py")
             (self.folder / names[-1]).write_text(item.files[0].content)
+        (self.folder / f"{SENTINEL_MODULE}.py").write_text(SENTINEL)
+        names.append(f"{SENTINEL_MODULE}.py")
+        config_file = first.prepare_config_file(self.folder)
+        self.plugin_expected = config_file is not None and "mypy_plugin" in configured_plugins(Path(config_file))
         with utils.cd(self.folder):
             runner = Runner(
                 files=[],
                 config=first.config,
                 main_file=self.folder / names[0],
-                config_file=first.prepare_config_file(self.folder),
+                config_file=config_file,
                 disable_cache=False,
                 mypy_executor=executor(first, self.folder),
                 output_checker=OutputChecker(False, self.folder, []),
@@ -63,10 +88,14 @@ class Batch:
                 incremental_cache_dir=first.incremental_cache_dir,
             )
             returncode, (stdout, stderr) = runner.mypy_executor.execute([*runner._prepare_mypy_cmd_options(), *names])
+        sentinel = [line for line in stdout.splitlines() if line.startswith(f"{SENTINEL_MODULE}.py:")]
+        self.plugin_loaded = any(line.endswith(SENTINEL_CODES) for line in sentinel)
         if returncode == ReturnCodes.FATAL_ERROR or stderr.strip() or any(sign in stdout for sign in ONCE_PER_RUN):
             return None
         lines: dict[int, list[str]] = {index: [] for index in range(len(items))}
         for line in stdout.splitlines():
+            if line in sentinel:
+                continue
             found = LINE.match(line)
             if found is None:
                 return None
@@ -86,6 +115,13 @@ class Batch:
         except TypecheckAssertionError:
             return False
         return True
+
+
+def configured_plugins(config_file: Path) -> str:
+    """The ``plugins`` option of a mypy configuration file's ``[mypy]`` section."""
+    parser = configparser.ConfigParser()
+    parser.read(config_file)
+    return parser.get("mypy", "plugins", fallback="")
 
 
 def executor(item: YamlTestItem, folder: Path) -> MypyExecutor:
@@ -138,8 +174,13 @@ BATCHES = Batches()
 
 
 def run(item: YamlTestItem) -> None:
-    """The case's verdict from its batch if it matches there, else from a run of its own."""
-    if not BATCHES.of(item).check(item):
+    """The case's verdict from its batch if it matches there, else from a run of its own; a
+    case that expects silence fails where the plugin should be loaded and was not."""
+    batch = BATCHES.of(item)
+    if batch.plugin_expected and not batch.plugin_loaded and not item.expected_output:
+        pytest.fail(f"the plugin was not loaded in the mypy run of this case's configuration (nothing under {' or '.join(SENTINEL_CODES)} "
+                    f"in {SENTINEL_MODULE}.py), so the case's silence proves nothing", pytrace=False)  # fmt: skip
+    if not batch.check(item):
         BATCHES.alone.append(item.name)
         YamlTestItem.runtest(item)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 import builtins
+import configparser
+import io
 import re
 import runpy
 import sys
@@ -226,8 +228,27 @@ class Case:
         return self.skip is not None and bool(eval(self.skip))  # noqa: S307 (the case's own expression)
 
     @property
+    def config(self) -> str:
+        """The case's mypy configuration as pytest-mypy-plugins runs it: the suite's
+        ``typecheck/mypy.ini`` with the case's own ``mypy_config`` over it, without the
+        ``[mypy]`` header (``mypy_runs.write_config`` writes its own)."""
+        parser = configparser.ConfigParser()
+        parser.read(TYPECHECK / "mypy.ini")
+        parser.read_string(self.mypy_config if "[mypy]" in self.mypy_config else f"[mypy]\n{self.mypy_config}")
+        written = io.StringIO()
+        parser.write(written)
+        return written.getvalue().removeprefix("[mypy]\n")
+
+    @property
     def uses_plugin(self) -> bool:
-        return "mypy_plugin" in self.mypy_config
+        return "mypy_plugin" in configparser_value(self.config, "plugins")
+
+
+def configparser_value(config: str, option: str) -> str:
+    """``option`` of the ``[mypy]`` section of ``config`` (as ``Case.config`` gives it)."""
+    parser = configparser.ConfigParser()
+    parser.read_string(f"[mypy]\n{config}")
+    return parser.get("mypy", option, fallback="")
 
 
 def render(text: str, params: dict[str, str]) -> str:

@@ -39,6 +39,15 @@ def installed_differences() -> list[str]:
     return problems
 
 
+BASE_MYPY_CONFIG = REPO / "tests" / "typecheck" / "mypy.ini"
+"""What every YAML case is checked with, its own ``mypy_config`` added (the plugin on)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not config.option.mypy_ini_file and not config.option.mypy_pyproject_toml_file:
+        config.option.mypy_ini_file = str(BASE_MYPY_CONFIG)
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     problems = installed_differences()
     if problems:

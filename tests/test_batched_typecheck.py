@@ -44,7 +44,25 @@ CASES = """\
     - path: helper.py
       content: |
         value = 1
+
+- case: silent_without_the_plugin
+  mypy_config: |
+    plugins = mypy_plugin
+    disable_error_code = jax-to-device-stream, jax-immutable-array
+  main: |
+    x: int = 1
+
+- case: reporting_without_the_plugin
+  mypy_config: |
+    plugins = mypy_plugin
+    disable_error_code = jax-to-device-stream, jax-immutable-array
+  main: |
+    x: int = "a"
+  out: |
+    main:1: error: Incompatible types in assignment (expression has type "str", variable has type "int")  [assignment]
 """
+"""The first four cases with the plugin named in their configuration; the last two with it
+named but both codes of the sentinel disabled, as if it had not loaded: the silent one fails."""
 
 
 def test_batches_keep_the_verdicts(tmp_path: Path) -> None:
@@ -72,6 +90,7 @@ def test_batches_keep_the_verdicts(tmp_path: Path) -> None:
     )
     output = result.stdout + result.stderr
     assert result.returncode == 1, output
-    assert "1 failed, 3 passed" in output, output
+    assert "2 failed, 4 passed" in output, output
     assert "FAILED test_cases.yml::does_not_match" in output and "(diff)" in output, output
-    assert "type-check cases: 3 in 1 mypy runs, 1 of them again alone (does_not_match)" in output, output
+    assert "FAILED test_cases.yml::silent_without_the_plugin" in output and "the plugin was not loaded" in output, output
+    assert "type-check cases: 5 in 2 mypy runs, 1 of them again alone (does_not_match)" in output, output

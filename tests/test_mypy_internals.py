@@ -225,6 +225,29 @@ def test_rechecked_modules(tmp_path: Path) -> None:
     assert found[1] is not None and "counted" not in found[1]
 
 
+def test_extra_attributes() -> None:
+    """An attribute put on an instance is read back, and a copy keeps it (``lib/jitted.py``)."""
+    from mypy.nodes import Block, ClassDef, SymbolTable, TypeInfo
+    from mypy.types import Instance
+
+    info = TypeInfo(SymbolTable(), ClassDef("Wrapped", Block([])), "probe")
+    plain = Instance(info, [])
+    kept = mypy_internals.with_extra_attribute(plain, "signature", NoneType())
+    assert mypy_internals.extra_attributes(plain) == {}
+    assert list(mypy_internals.extra_attributes(kept)) == ["signature"]
+    assert list(mypy_internals.extra_attributes(kept.copy_modified())) == ["signature"]
+
+
+def test_readonly_keys() -> None:
+    """A ``ReadOnly`` key of a TypedDict is read as such (``lib/places.py``)."""
+    from mypy.nodes import Block, ClassDef, SymbolTable, TypeInfo
+    from mypy.types import Instance, TypedDictType
+
+    fallback = Instance(TypeInfo(SymbolTable(), ClassDef("Point", Block([])), "probe"), [])
+    point = TypedDictType({"fixed": NoneType(), "free": NoneType()}, {"fixed", "free"}, {"fixed"}, fallback)
+    assert mypy_internals.readonly_keys(point) == frozenset({"fixed"})
+
+
 def test_every_read_is_tested() -> None:
     tested = {
         "TypeChecker.tree",
@@ -242,5 +265,52 @@ def test_every_read_is_tested() -> None:
         "plugins.default.DefaultPlugin",
         "TypeChecker.modules",
         "BuildManager.rechecked_modules",
+        "Instance.extra_attrs",
+        "TypedDictType.readonly_keys",
     }
     assert set(mypy_internals.READS) == tested
+
+
+PLUGIN_SOURCE = Path(mypy_internals.__file__).resolve().parent.parent
+THE_DOORS = {PLUGIN_SOURCE / "lib" / "mypy_internals.py", PLUGIN_SOURCE / "lint" / "mypy_api.py"}
+PUBLIC_MODULES = {"mypy", "mypy.nodes", "mypy.types", "mypy.plugin", "mypy.errorcodes", "mypy.options", "mypy.version", "mypy.subtypes"}
+"""What mypy offers plugins (the hook contexts and the types and nodes they carry), and its version."""
+NAMED_TUPLE_API = {"_replace", "_fields", "_asdict", "_make"}
+OWN_NAMES = {"self", "cls", "os", "sys", "mypy_internals"}
+"""Names whose attributes are not mypy's: the object itself, the standard modules, the door."""
+INTERNAL_ATTRIBUTES = {
+    "get_watchers", "prefer_simple_messages", "disabled_error_codes", "disable_error_code", "lookup_type_or_none",
+    "rechecked_modules", "extra_attrs", "copy_with_extra_attr", "readonly_keys", "get_search_dirs", "process_options",
+}  # fmt: skip
+"""The reads ``READS`` names, by the attribute a module would use for them (those not also a
+name of the plugin interface, such as ``note``)."""
+
+
+def internal_reads(path: Path) -> list[str]:
+    """Where ``path`` imports a mypy module plugins are not offered, reads a private attribute of
+    something other than itself, or reads one of ``INTERNAL_ATTRIBUTES``."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "mypy":
+            names = {node.module} if node.module != "mypy" else {f"mypy.{alias.name}" for alias in node.names}
+            found += [f"{path.name}:{node.lineno} imports {name}" for name in names - PUBLIC_MODULES]
+        elif isinstance(node, ast.Import):
+            found += [f"{path.name}:{node.lineno} imports {alias.name}" for alias in node.names
+                      if alias.name.split(".")[0] == "mypy" and alias.name not in PUBLIC_MODULES]  # fmt: skip
+        elif isinstance(node, ast.Attribute):
+            private = node.attr.startswith("_") and not node.attr.startswith("__") and node.attr not in NAMED_TUPLE_API
+            owner = node.value.id if isinstance(node.value, ast.Name) else None
+            if owner not in OWN_NAMES and (private or node.attr in INTERNAL_ATTRIBUTES):
+                found.append(f"{path.name}:{node.lineno} reads .{node.attr}")
+    return found
+
+
+def test_mypy_internals_are_read_behind_one_door() -> None:
+    """Only ``lib/mypy_internals.py`` (with a fallback for each read) and ``lint/mypy_api.py``
+    (lint's build) reach past what mypy offers plugins."""
+    modules = sorted(set(PLUGIN_SOURCE.rglob("*.py")) - THE_DOORS)
+    assert len(modules) > 30
+    assert [read for path in modules for read in internal_reads(path)] == []
+    assert internal_reads(PLUGIN_SOURCE / "lib" / "mypy_internals.py"), "the scan finds the reads where they are"

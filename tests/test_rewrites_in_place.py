@@ -153,7 +153,7 @@ def groups() -> dict[str, list[int]]:
     found: dict[str, list[int]] = {}
     for index, case in enumerate(CASES):
         if not case.files:
-            found.setdefault(case.mypy_config, []).append(index)
+            found.setdefault(case.config, []).append(index)
     return found
 
 

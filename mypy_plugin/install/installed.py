@@ -156,7 +156,7 @@ def search_dirs_of(python_executable: str) -> tuple[list[str], list[str]]:
     ``sys.path`` entries, then site-packages. Without mypy (the check command beside
     pyright), that Python is asked the same way. Raises when that Python cannot tell."""
     try:
-        from mypy.modulefinder import get_search_dirs
+        from mypy_plugin.lib.mypy_internals import search_dirs
     except ImportError:
         import ast
         import subprocess
@@ -164,5 +164,5 @@ def search_dirs_of(python_executable: str) -> tuple[list[str], list[str]]:
         answer = subprocess.run([python_executable, "-c", _SEARCH_DIRS], capture_output=True, text=True, check=True, timeout=60).stdout
         sys_path, site_packages = ast.literal_eval(answer.strip())
     else:
-        sys_path, site_packages = get_search_dirs(python_executable)
+        sys_path, site_packages = search_dirs(python_executable, fallback=False)
     return list(sys_path), list(site_packages)

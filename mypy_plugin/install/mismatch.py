@@ -27,21 +27,16 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from mypy.errorcodes import ErrorCode
 from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface, FunctionSigContext, MethodSigContext
 from mypy.types import FunctionLike
 
-from mypy_plugin.lib import checked_module, fullnames, mypy_internals, reporting
+from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting
 
 if TYPE_CHECKING:
     from mypy_plugin.install.diagnosis import Diagnosis
 
-CODE: Final = ErrorCode(
-    "jax-stubs-mismatch",
-    "Check that the installed jax-stubs describe the installed JAX release",
-    reporting.CATEGORY,
-)
+CODE: Final = errorcodes.STUBS_MISMATCH
 
 SignatureContext = FunctionSigContext | MethodSigContext
 TOP_OF_MODULE: Final = Context(line=1, column=0)

@@ -31,7 +31,7 @@ from mypy.types import (
     get_proper_type,
 )
 
-from mypy_plugin.lib import fullnames, transforms
+from mypy_plugin.lib import fullnames, mypy_internals, transforms
 from mypy_plugin.lib.types import members
 
 WRAPPED_CLASS: Final = "jax._src.pjit.JitWrapped"
@@ -76,18 +76,18 @@ def is_wrapper(typ: Type) -> bool:
 
 def keep(wrapper: Instance, kept: Kept) -> Instance:
     """``wrapper`` (a ``JitWrapped``) carrying ``kept``."""
-    typed = wrapper.copy_with_extra_attr(SIGNATURE, kept.signature)
+    typed = mypy_internals.with_extra_attribute(wrapper, SIGNATURE, kept.signature)
     for name in sorted(kept.statics):
-        typed = typed.copy_with_extra_attr(STATIC_PREFIX + name, NoneType())
+        typed = mypy_internals.with_extra_attribute(typed, STATIC_PREFIX + name, NoneType())
     return typed
 
 
 def kept_of(typ: Type) -> Kept | None:
     """What ``keep`` put on a ``JitWrapped``; None for anything else."""
     proper = get_proper_type(typ)
-    if not isinstance(proper, Instance) or proper.extra_attrs is None:
+    if not isinstance(proper, Instance):
         return None
-    attrs = proper.extra_attrs.attrs
+    attrs = mypy_internals.extra_attributes(proper)
     signature = get_proper_type(attrs.get(SIGNATURE)) if SIGNATURE in attrs else None
     if not isinstance(signature, CallableType):
         return None

@@ -21,7 +21,7 @@ from mypy.errors import ErrorInfo
 from mypy.nodes import Context, Expression, FuncItem, MypyFile, TypeInfo
 from mypy.options import Options
 from mypy.plugin import CheckerPluginInterface, Plugin
-from mypy.types import Instance, Type, get_proper_type
+from mypy.types import Instance, Type, TypedDictType, get_proper_type
 
 READS: Final = (
     "TypeChecker.tree",
@@ -39,6 +39,8 @@ READS: Final = (
     "plugins.default.DefaultPlugin",
     "TypeChecker.modules",
     "BuildManager.rechecked_modules",
+    "Instance.extra_attrs",
+    "TypedDictType.readonly_keys",
 )
 """What this module reads of mypy beyond the plugin interface, one name per function below."""
 
@@ -118,15 +120,18 @@ def format_type(typ: Type, options: Options) -> str:
         return f'"{typ}"'
 
 
-def search_dirs(python_executable: str) -> tuple[list[str], list[str]]:
+def search_dirs(python_executable: str, *, fallback: bool = True) -> tuple[list[str], list[str]]:
     """``mypy.modulefinder.get_search_dirs``: where mypy reads installed packages for
     ``--python-executable`` (``sys.path`` entries, then site-packages), computed and cached by
-    mypy before it loads plugins. Fallback: this process's ``sys.path``."""
+    mypy before it loads plugins. Fallback: this process's ``sys.path``; without ``fallback``
+    (the check command, which may ask about another Python), the error is raised."""
     try:
         from mypy.modulefinder import get_search_dirs
 
         sys_path, site_packages = get_search_dirs(python_executable)
     except Exception:  # moved or changed
+        if not fallback:
+            raise
         return list(sys.path), []
     return list(sys_path), list(site_packages)
 
@@ -260,3 +265,26 @@ def rechecked_modules(result: object) -> set[str] | None:
     Fallback: None, unknown."""
     found = getattr(getattr(result, "manager", None), "rechecked_modules", None)
     return set(found) if isinstance(found, (set, frozenset)) else None
+
+
+def with_extra_attribute(instance: Instance, name: str, typ: Type) -> Instance:
+    """``Instance.copy_with_extra_attr``: ``instance`` carrying ``typ`` under ``name``, kept by
+    mypy with the instance's type wherever it flows (``lib/jitted.py`` keeps a jitted function's
+    signature so). Fallback: ``instance`` unchanged, and nothing is kept."""
+    try:
+        return instance.copy_with_extra_attr(name, typ)
+    except Exception:  # moved or changed
+        return instance
+
+
+def extra_attributes(instance: Instance) -> dict[str, Type]:
+    """``Instance.extra_attrs.attrs``: what ``with_extra_attribute`` put on an instance.
+    Fallback: nothing."""
+    attrs = getattr(getattr(instance, "extra_attrs", None), "attrs", None)
+    return dict(attrs) if isinstance(attrs, dict) else {}
+
+
+def readonly_keys(typed_dict: TypedDictType) -> frozenset[str]:
+    """``TypedDictType.readonly_keys``: the keys declared ``ReadOnly``. Fallback: none."""
+    keys = getattr(typed_dict, "readonly_keys", ())
+    return frozenset(keys) if isinstance(keys, (set, frozenset)) else frozenset()

@@ -225,7 +225,7 @@ def item_refusal(api: CheckerPluginInterface, place: IndexExpr, value_type: Type
         key = place.index.value if isinstance(place.index, StrExpr) else None
         if key is None or key not in container.items:
             return None
-        if key in getattr(container, "readonly_keys", ()):
+        if key in mypy_internals.readonly_keys(container):
             return f'the "{key}" item of {what} is read-only'
         return declared_refusal(api, f'the "{key}" item of {what}', container.items[key], value_type)
     if not isinstance(container, Instance):

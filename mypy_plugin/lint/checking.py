@@ -30,6 +30,7 @@ from io import StringIO
 from pathlib import Path
 from typing import Any, Final
 
+from mypy_plugin.lint import mypy_api
 from mypy_plugin.lint.settings import Settings
 
 CACHE: Final = ".jax_stubs_cache"
@@ -55,9 +56,7 @@ class Checked:
 def check(targets: list[str], settings: Settings) -> Checked:
     """Check ``targets`` (relative to the root, where this runs), or what the settings or the
     mypy configuration name, or the root."""
-    from mypy.fscache import FileSystemCache
-
-    fscache = FileSystemCache()
+    fscache = mypy_api.file_system_cache()
     sources, options = source_files(targets or list(settings.paths), settings, fscache)
     configured_plugins = list(options.plugins)
     lint_options(options, settings.root)
@@ -81,9 +80,6 @@ def build(
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None, int | None]:
     """One mypy build: the plugin's errors, the error that stopped it (or None), and how many
     of the sources it checked again (None where unknown)."""
-    from mypy import build as mypy_build
-    from mypy.errors import CompileError
-
     from mypy_plugin.lib import mypy_internals
 
     messages: list[str] = []
@@ -92,12 +88,10 @@ def build(
         messages.extend(new)
 
     try:
-        result = mypy_build.build(
-            sources, options, flush_errors=collect, fscache=fscache, extra_plugins=[plugin_class(configured_plugins)(options)]
-        )
-    except CompileError as error:  # mypy stops right after the file it cannot check past
-        said = [found for found in parsed([*messages, *error.messages]) if found.get("severity") == "error"]
-        said = said or parsed([str(error)])
+        result = mypy_api.build(sources, options, plugin_class(configured_plugins)(options), fscache, collect)
+    except mypy_api.BuildStopped as stopped:  # mypy stops right after the file it cannot check past
+        said = [found for found in parsed([*messages, *stopped.messages]) if found.get("severity") == "error"]
+        said = said or parsed([str(stopped)])
         return [], next(found for found in said if found.get("file") == said[-1].get("file")), None
     rechecked = mypy_internals.rechecked_modules(result)
     modules = {source.module for source in sources}
@@ -127,11 +121,9 @@ def source_files(targets: list[str], settings: Settings, fscache: Any) -> tuple[
 
 def mypy_options(targets: list[str], fscache: Any) -> tuple[list[Any], Any]:
     """``process_options`` of mypy, as its command line would run for ``targets``."""
-    from mypy.main import process_options
-
     stderr = StringIO()
     try:
-        sources, options = process_options(list(targets), stdout=StringIO(), stderr=stderr, require_targets=False, fscache=fscache)
+        sources, options = mypy_api.options_for(targets, fscache, stderr)
     except SystemExit:
         raise CannotCheck(f"mypy cannot start: {one_line(stderr.getvalue())}") from None
     except Exception as error:  # an unreadable configuration file, said in one line

@@ -28,23 +28,18 @@ from __future__ import annotations
 
 from typing import Final
 
-from mypy.errorcodes import ErrorCode
 from mypy.nodes import CallExpr, Expression, IndexExpr, MemberExpr
 from mypy.plugin import CheckerPluginInterface, MethodContext
 from mypy.types import CallableType, NoneType, Type, TypeType, get_proper_type
 
-from mypy_plugin.lib import checked_module, fullnames, inplace, mypy_internals, places, reporting
+from mypy_plugin.lib import checked_module, errorcodes, fullnames, inplace, mypy_internals, places, reporting
 from mypy_plugin.lib.arguments import HookContext, given, known_values
 from mypy_plugin.lib.receivers import array_receiver
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
 from mypy_plugin.lib.types import members
 
-CODE: Final = ErrorCode(
-    "jax-discarded-update",
-    "Check that the updated copy of a JAX array is not thrown away (JAX leaves the array unchanged)",
-    reporting.CATEGORY,
-)
+CODE: Final = errorcodes.DISCARDED_UPDATE
 
 AT: Final = "at"
 UPDATE_METHODS: Final = ("set", "add", "subtract", "mul", "multiply", "divide", "power", "min", "max", "apply")

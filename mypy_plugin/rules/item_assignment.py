@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from mypy.errorcodes import ErrorCode
 from mypy.nodes import (
     AssignmentStmt,
     CallExpr,
@@ -46,17 +45,13 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, MethodContext
 from mypy.types import CallableType, Instance, TupleType, Type, get_proper_type
 
-from mypy_plugin.lib import checked_module, fullnames, mypy_internals, places, reporting
+from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, places, reporting
 from mypy_plugin.lib.places import PutBack
 from mypy_plugin.lib.receivers import array_receiver
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import operand, source
 
-CODE: Final = ErrorCode(
-    "jax-immutable-array",
-    "Check that no item of a JAX array is assigned to (JAX raises TypeError; use x.at[i])",
-    reporting.CATEGORY,
-)
+CODE: Final = errorcodes.IMMUTABLE_ARRAY
 
 METHOD: Final = "__setitem__"
 SET: Final = "set"

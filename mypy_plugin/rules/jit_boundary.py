@@ -34,7 +34,6 @@ import difflib
 from collections.abc import Sequence
 from typing import Final
 
-from mypy.errorcodes import ErrorCode
 from mypy.nodes import (
     ARG_NAMED,
     ARG_OPT,
@@ -57,21 +56,13 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, MethodSigContext
 from mypy.types import CallableType, FunctionLike, Instance, Type, get_proper_type
 
-from mypy_plugin.lib import checked_module, fullnames, jitted, mypy_internals, reporting, transforms
+from mypy_plugin.lib import checked_module, errorcodes, fullnames, jitted, mypy_internals, reporting, transforms
 from mypy_plugin.lib.jitted import Kept
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
 
-DECLARATION_CODE: Final = ErrorCode(
-    "jax-jit-declaration",
-    "Check that the options of jax.jit name parameters of the function, and static ones can be hashed",
-    reporting.CATEGORY,
-)
-CALL_CODE: Final = ErrorCode(
-    "jax-jit-call",
-    "Check that a jitted function is given arrays to trace and hashable static arguments",
-    reporting.CATEGORY,
-)
+DECLARATION_CODE: Final = errorcodes.JIT_DECLARATION
+CALL_CODE: Final = errorcodes.JIT_CALL
 
 PARTIAL_CALL: Final = fullnames.PARTIAL + ".__call__"
 NAME_OPTIONS: Final = ("static_argnames", "donate_argnames")

@@ -26,32 +26,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from mypy.errorcodes import ErrorCode
 from mypy.nodes import ARG_POS, CallExpr, Context, Expression
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import Type
 
-from mypy_plugin.lib import checked_module, fullnames, inplace, places, release, reporting
+from mypy_plugin.lib import checked_module, errorcodes, fullnames, inplace, places, release, reporting
 from mypy_plugin.lib.arguments import HookContext, given, known_values, never_none
 from mypy_plugin.lib.release import Release
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import arguments_source, source
 
-ARGUMENT_CODE: Final = ErrorCode(
-    "jax-unsupported-argument",
-    "Check for keywords and values that JAX's functions reject although its stubs accept them",
-    reporting.CATEGORY,
-)
-INPLACE_CODE: Final = ErrorCode(
-    "jax-inplace-default",
-    "Check that JAX's in-place NumPy functions are called with inplace=False",
-    reporting.CATEGORY,
-)
-FUNCTION_CODE: Final = ErrorCode(
-    "jax-unsupported-function",
-    "Check for NumPy functions that JAX declares but always rejects",
-    reporting.CATEGORY,
-)
+ARGUMENT_CODE: Final = errorcodes.UNSUPPORTED_ARGUMENT
+INPLACE_CODE: Final = errorcodes.INPLACE_DEFAULT
+FUNCTION_CODE: Final = errorcodes.UNSUPPORTED_FUNCTION
 
 NUMPY: Final = inplace.NUMPY
 ARRAY_METHOD: Final = fullnames.ARRAY + "."

@@ -25,27 +25,18 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from mypy.errorcodes import ErrorCode
 from mypy.nodes import ARG_POS, CallExpr, ComplexExpr, Expression, FloatExpr, NameExpr, OpExpr, RefExpr, StrExpr, UnaryExpr
 from mypy.plugin import CheckerPluginInterface, FunctionContext
 from mypy.types import Instance, LiteralType, Type
 
-from mypy_plugin.lib import checked_module, reporting
+from mypy_plugin.lib import checked_module, errorcodes, reporting
 from mypy_plugin.lib.arguments import given
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import arguments_source, source
 from mypy_plugin.lib.types import members
 
-KEY_CODE: Final = ErrorCode(
-    "jax-prng-key",
-    "Check that jax.random gets PRNG keys where keys go, and integer seeds",
-    reporting.CATEGORY,
-)
-DTYPE_CODE: Final = ErrorCode(
-    "jax-random-dtype",
-    "Check that a jax.random sampler is asked for a dtype of the kind it makes",
-    reporting.CATEGORY,
-)
+KEY_CODE: Final = errorcodes.PRNG_KEY
+DTYPE_CODE: Final = errorcodes.RANDOM_DTYPE
 
 RANDOM: Final = "jax.random"
 MODULES: Final = ("jax._src.random.", "jax._src.random.core.")

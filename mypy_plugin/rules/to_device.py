@@ -23,23 +23,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from mypy.errorcodes import ARG_TYPE, ErrorCode
 from mypy.nodes import ARG_NAMED, CallExpr, Context, FuncDef
 from mypy.plugin import CheckerPluginInterface, MethodContext, MethodSigContext
 from mypy.subtypes import is_subtype
 from mypy.types import AnyType, CallableType, FunctionLike, NoneType, Type, TypeOfAny, TypeVarType, UninhabitedType
 
-from mypy_plugin.lib import fullnames, mypy_internals, reporting
+from mypy_plugin.lib import errorcodes, fullnames, mypy_internals, reporting
 from mypy_plugin.lib.receivers import array_receiver
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.types import members
 
-CODE: Final = ErrorCode(
-    "jax-to-device-stream",
-    "Check that jax.Array.to_device() gets no stream (JAX raises NotImplementedError)",
-    reporting.CATEGORY,
-    sub_code_of=ARG_TYPE,
-)
+CODE: Final = errorcodes.TO_DEVICE_STREAM
 """A sub-code of ``arg-type``: a ``# type: ignore[arg-type]`` written against the stubs'
 generic error keeps silencing the targeted one, and ``disable_error_code = ["arg-type"]``
 disables both."""

@@ -27,27 +27,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from mypy.errorcodes import ErrorCode
 from mypy.nodes import CallExpr, Decorator, Expression, IndexExpr, MemberExpr, NameExpr, RefExpr
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
 from mypy.types import FunctionLike, Type
 
-from mypy_plugin.lib import checked_module, fullnames, mypy_internals, reporting, tracing, transforms
+from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting, tracing, transforms
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
 from mypy_plugin.lib.tracing import Site
 from mypy_plugin.lib.transforms import JIT, Traced
 
-CODE: Final = ErrorCode(
-    "jax-traced-value",
-    "Check that code under jax.jit/jax.vmap needs no Python value of a traced array",
-    reporting.CATEGORY,
-)
-SHAPE_CODE: Final = ErrorCode(
-    "jax-traced-shape",
-    "Check that code under jax.jit/jax.vmap makes no shape from traced values",
-    reporting.CATEGORY,
-)
+CODE: Final = errorcodes.TRACED_VALUE
+SHAPE_CODE: Final = errorcodes.TRACED_SHAPE
 
 RAISES: Final = {
     tracing.BOOL: "TracerBoolConversionError",
