@@ -47,7 +47,10 @@ def check(python_executable: str | None = None) -> int:
         except Exception as error:  # the other Python's failure, said in one line
             print(f"error: cannot read the environment of {python_executable}: {type(error).__name__}: {error}")
             return 1
-    print(f"jax-stubs {__version__}: stubs for jax {diagnosis.stubs or '(none found)'} in {diagnosis.folder or '(not installed)'}")
+    if diagnosis.folder is not None:
+        print(f"jax-stubs {__version__}: stubs for jax {diagnosis.stubs or '(release unreadable)'} in {diagnosis.folder}")
+    else:
+        print(f"jax-stubs {__version__}: no stub folder installed where this Python reads packages")
     print(f"jax: {diagnosis.jax or '(not installed)'}")
     shadows = shadowing_modules()
     problems = diagnosis.environment_problems() + [problem for problem, same_release in shadows if not same_release]
@@ -105,11 +108,17 @@ def release_of(module: Path) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     from mypy_plugin.lint.output import FORMS
 
-    parser = argparse.ArgumentParser(prog="jax-stubs", description=DESCRIPTION)
+    parser = argparse.ArgumentParser(
+        prog="jax-stubs",
+        description="Refined stubs for JAX and a mypy plugin that report JAX calls that always raise, before they run.",
+        epilog="Run jax-stubs <command> --help for a command's options.",
+    )
     # Before the command, as earlier releases took it: jax-stubs --python-executable PY check
     parser.add_argument("--python-executable", dest="python_executable_before", help=argparse.SUPPRESS)
     commands = parser.add_subparsers(dest="command", required=True, metavar="{check,lint}")
-    check_command = commands.add_parser("check", help="check that the stubs fit the installed jax", description=DESCRIPTION)
+    check_command = commands.add_parser(
+        "check", help="check that the stubs fit the installed jax and that mypy will load the plugin", description=DESCRIPTION
+    )
     check_command.add_argument(
         "--python-executable", metavar="PYTHON", help="look in that Python's environment, as mypy's option of the same name does"
     )

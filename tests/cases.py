@@ -22,6 +22,11 @@ import numpy as np
 import yaml
 
 TYPECHECK = Path(__file__).parent / "typecheck"
+RELEASE_SKIP = re.compile(
+    r"tuple\(int\(part\) for part in __import__\('jax'\)\.__version__\.split\('\.'\)\[:3\]\)"
+    r" (?P<op><|>=) \((?P<release>[\d, ]+)\)"
+)
+"""A ``skip`` that compares the installed JAX release with one: the form every case uses."""
 PORTED_FROM_NUMPY = Path(__file__).resolve().parent / "lint" / "ported_from_numpy.py"
 """The module ``jax-stubs lint`` is tested on: one misuse of each code, marked ``# jax-...``."""
 MARK = re.compile(r"# (jax-[\w-]+)$")
@@ -221,6 +226,17 @@ class Case:
             and not self.unseen_by_stubs
             and all(set(types.split(" | ")) - {"Any", "None"} for types in self.stream_types)
         )
+
+    @property
+    def skip_reason(self) -> str:
+        """Why the case does not apply here, as a sentence (its ``skip`` compares the JAX release)."""
+        found = RELEASE_SKIP.fullmatch((self.skip or "").strip())
+        if found is None:
+            return f"the case does not apply here ({self.skip})"
+        release = ".".join(part.strip() for part in found["release"].split(","))
+        if found["op"] == "<":
+            return f"the case needs JAX {release} or later; this is JAX {jax.__version__}"
+        return f"the case is about JAX before {release}; this is JAX {jax.__version__}"
 
     @property
     def skipped(self) -> bool:

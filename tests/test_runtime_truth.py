@@ -72,7 +72,7 @@ def raising_line(error: BaseException, main: Path) -> int | None:
 def test_runtime_agrees_with_the_type_check(case: Case, tmp_path: Path) -> None:
     assert len(case.misuses) <= 1, "one misuse per case, so each one is run"
     if case.skipped:
-        pytest.skip(f"does not apply here ({case.skip})")
+        pytest.skip(case.skip_reason)
     expected = expected_outcome(case)
     if expected == UNCHANGED:
         assert_unchanged(case, tmp_path)

@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from mypy_plugin.lib import tracing
+from mypy_plugin.lib import fullnames, tracing
 
 X = jnp.array([0.0, 1.0, 2.0, 1.0])
 
@@ -43,7 +43,7 @@ def test_shape_making_functions_need_size(fullname: str) -> None:
 
 
 def test_one_argument_where_and_nonzero_method_need_size() -> None:
-    assert short(tracing.WHERE) == "where"
+    assert short(fullnames.JAX_NUMPY_WHERE) == "where"
     with pytest.raises(jax.errors.ConcretizationTypeError):
         jax.jit(lambda x: jnp.where(x > 0))(X)
     jax.jit(lambda x: jnp.where(x > 0, size=4))(X)

@@ -11,6 +11,7 @@ version from distribution metadata exactly as it does for a real install.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -210,12 +211,15 @@ def test_check_command_in_a_checkout_of_this_release(tmp_path: Path) -> None:
     assert check(cwd=tmp_path).returncode == 1
 
 
-def test_check_command_help_is_whole_sentences() -> None:
+def test_help_describes_every_command_in_whole_sentences() -> None:
     result = subprocess.run([str(BIN / "jax-stubs"), "--help"], capture_output=True, text=True)
     assert result.returncode == 0
-    description = " ".join(result.stdout.split("\n\n")[1].split())
-    assert description.endswith("with the command that fixes it."), result.stdout
-    assert description.startswith("Check that the installed jax-stubs describe the installed JAX release")
+    described = dict(re.findall(r"(?m)^    (\w+)  +(\S.*)$", result.stdout))
+    assert set(described) == {"check", "lint"} and all(described.values()), result.stdout
+    for command, ending in (("check", "with the command that fixes it."), ("lint", "in pyproject.toml.")):
+        own = subprocess.run([str(BIN / "jax-stubs"), command, "--help"], capture_output=True, text=True)
+        description = " ".join(own.stdout.split("\n\n")[1].split())
+        assert own.returncode == 0 and description.endswith(ending), own.stdout
 
 
 def test_installer_commands_run_as_printed() -> None:

@@ -38,6 +38,13 @@ class Installer:
     def of_this_python(cls) -> Installer:
         return cls(sys.executable, find_spec("pip") is not None)
 
+    def uninstall(self, distribution: str) -> str:
+        """The command that uninstalls ``distribution``."""
+        python = messages.shell_word(self.python)
+        if self.has_pip:
+            return f"{python} -m pip uninstall -y {distribution}"
+        return f"uv pip uninstall --python {python} {distribution}"
+
     def install(self, requirement: str, *, reinstall: bool = False) -> str:
         """The command that installs ``requirement`` (``reinstall``: again, alone)."""
         options = "--force-reinstall --no-deps " if reinstall else ""
@@ -59,6 +66,10 @@ class Diagnosis:
     folder: Path | None
     missing: tuple[Path, ...]
     installer: Installer
+    changed: tuple[Path, ...] = ()
+    """Files of the stubs whose size is not the one their ``RECORD`` records."""
+    foreign: tuple[Path, ...] = ()
+    """Files in the stub folders that their ``RECORD`` does not list."""
 
     @classmethod
     def of(cls, found: installed.Installed, python: str) -> Diagnosis:
@@ -69,6 +80,8 @@ class Diagnosis:
             folder=Path(found.folder) if found.folder is not None else None,
             missing=tuple(map(Path, found.missing)),
             installer=Installer(python, found.has_pip),
+            changed=tuple(map(Path, found.changed)),
+            foreign=tuple(map(Path, found.foreign)),
         )
 
     @classmethod
@@ -103,9 +116,23 @@ class Diagnosis:
             reinstall = self.installer.install(f"jax-stubs=={self.release}", reinstall=True)
             missing = [str(m.relative_to(self.folder)) for m in self.missing]
             return [messages.stub_files_missing(self.folder, missing, reinstall)]
+        if self.changed or self.foreign:
+            return [self.shared_folder_problem(self.folder)]
         if self.jax is None and self.stubs is not None:
             return [messages.jax_not_installed(self.stubs, self.installer.install(f"jax=={self.stubs}"))]
         return []
+
+    def shared_folder_problem(self, folder: Path) -> str:
+        """Files of the stub folder that another distribution installed or overwrote (its
+        ``RECORD`` lists them), or that changed with no owner to name, with what to do."""
+        touched = sorted({*self.changed, *self.foreign})
+        names = [f"{installed.STUB_FOLDER}/{path.relative_to(folder).as_posix()}" for path in touched]
+        reinstall = self.installer.install(f"jax-stubs=={self.release}", reinstall=True)
+        owners = owners_of(folder.parent, set(names))
+        if not owners:
+            return messages.stub_files_changed(names, reinstall)
+        uninstall = " and ".join(self.installer.uninstall(owner) for owner in owners)
+        return messages.stub_folder_shared(owners, names, uninstall, reinstall)
 
     @property
     def mismatched(self) -> bool:
@@ -126,3 +153,22 @@ class Diagnosis:
         else:
             fix = messages.install_matching_stubs(self.jax, self.installer.install(self.stubs_for(self.jax)))
         return [messages.WHY_VERSIONS_MATTER, fix]
+
+
+def owners_of(site_packages: Path, files: set[str]) -> dict[str, list[str]]:
+    """The other distributions whose ``RECORD`` lists some of ``files`` (paths as ``RECORD``
+    writes them, ``jax-stubs/...``), by name, each with those it lists: the packages that share
+    the stub folder (``pyrefly-jax-stubs`` and ``jax-pyrefly-stubs`` install into it too)."""
+    found: dict[str, list[str]] = {}
+    for info in sorted(site_packages.glob("*.dist-info")):
+        name = info.name.partition("-")[0]
+        if name == installed.DISTRIBUTION:
+            continue
+        try:
+            lines = (info / "RECORD").read_text(encoding="utf-8").splitlines()
+        except (OSError, ValueError):
+            continue
+        listed = sorted({line.split(",")[0] for line in lines} & files)
+        if listed:
+            found[name.replace("_", "-")] = listed
+    return found

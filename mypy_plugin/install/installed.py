@@ -2,7 +2,10 @@
 
 Every mypy run starts here, so this reads as little as the answer needs: one listing of each
 folder mypy reads packages from (the ``.dist-info`` folder names carry the versions), the
-stubs' ``RECORD``, one check of each stub file it lists, and ``JAX_VERSION``. What to say
+stubs' ``RECORD``, the size of each stub file it lists (a file another package overwrote has
+another size), one listing of each stub folder (a file another package added there, such as a
+top-level ``__init__.pyi``, which breaks every checker's partial-stub lookup), and
+``JAX_VERSION``. What to say
 about a problem lives in ``diagnosis.py``, imported only when there is one.
 
 mypy keeps a module's cached result only while ``report_config_data`` returns the same value,
@@ -31,7 +34,7 @@ _SEARCH_DIRS = "import site, sys; print(repr((sys.path[1:], site.getsitepackages
 class Installed:
     """What is installed in one environment: the versions, and the state of the stub folder."""
 
-    __slots__ = ("jax", "stubs", "distribution", "folder", "missing", "has_pip")
+    __slots__ = ("jax", "stubs", "distribution", "folder", "missing", "changed", "foreign", "has_pip")
 
     def __init__(
         self,
@@ -41,6 +44,8 @@ class Installed:
         folder: str | None,
         missing: tuple[str, ...],
         has_pip: bool,
+        changed: tuple[str, ...] = (),
+        foreign: tuple[str, ...] = (),
     ) -> None:
         self.jax = jax
         self.stubs = stubs
@@ -51,6 +56,10 @@ class Installed:
         """The stub folder, where its ``JAX_VERSION`` is; None when the stubs are not installed."""
         self.missing = missing
         """Files the stubs' ``RECORD`` lists that are not there."""
+        self.changed = changed
+        """Files the stubs' ``RECORD`` lists whose size is not the one it records."""
+        self.foreign = foreign
+        """Files in the stub folders that the stubs' ``RECORD`` does not list."""
         self.has_pip = has_pip
 
     @property
@@ -61,7 +70,7 @@ class Installed:
     @property
     def has_problems(self) -> bool:
         """Whether there is anything to say: a broken install or a mismatch."""
-        return self.folder is None or bool(self.missing) or self.jax is None or self.mismatched
+        return self.folder is None or bool(self.missing or self.changed or self.foreign) or self.jax is None or self.mismatched
 
     def config_data(self) -> dict[str, str | None]:
         return {"jax": self.jax, "stubs": self.stubs}
@@ -71,19 +80,44 @@ def read(search_path: Sequence[str]) -> Installed:
     """What is installed where ``search_path`` (mypy's order) finds packages."""
     infos = dist_infos((JAX, DISTRIBUTION, PIP), search_path)
     record = infos.get(DISTRIBUTION)
-    files = stub_files(record) if record is not None else []
-    target = next((f for f in files if os.path.basename(f) == TARGET_FILE and os.path.basename(os.path.dirname(f)) == STUB_FOLDER), None)
+    recorded = stub_files(record) if record is not None else {}
+    target = next((f for f in recorded if os.path.basename(f) == TARGET_FILE and os.path.basename(os.path.dirname(f)) == STUB_FOLDER), None)
     stubs = read_target(target) if target is not None else None
-    # JAX_VERSION, once read, is there: one call fewer.
-    missing = tuple(f for f in files if not (f == target and stubs is not None) and not os.path.isfile(f))
+    missing, changed = [], []
+    for path, size in recorded.items():
+        try:
+            found = os.stat(path).st_size
+        except OSError:
+            missing.append(path)
+            continue
+        if size is not None and found != size:
+            changed.append(path)
     return Installed(
         jax=version_of(infos.get(JAX)),
         stubs=stubs,
         distribution=version_of(record),
         folder=os.path.dirname(target) if target is not None else None,
-        missing=missing,
+        missing=tuple(missing),
         has_pip=PIP in infos,
+        changed=tuple(changed),
+        foreign=foreign_files(recorded),
     )
+
+
+def foreign_files(recorded: dict[str, int | None]) -> tuple[str, ...]:
+    """The files and folders in the stub folders that ``RECORD`` does not list (compiled files
+    aside): what another distribution installed into the same ``jax-stubs/`` folder."""
+    folders = {os.path.dirname(path) for path in recorded}
+    found = []
+    for folder in sorted(folders):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        found += [
+            path for name in names if (path := os.path.join(folder, name)) not in recorded and path not in folders and name != "__pycache__"
+        ]
+    return tuple(sorted(found))
 
 
 def dist_infos(names: Sequence[str], search_path: Sequence[str]) -> dict[str, str]:
@@ -116,30 +150,31 @@ def version_of(info: str | None) -> str | None:
     return name[name.index("-") + 1 : -len(".dist-info")]
 
 
-def stub_files(info: str) -> list[str]:
-    """Every file of the stub folder that the stubs' ``RECORD`` (in ``info``) lists; none when
-    it cannot be read (as if not installed).
+def stub_files(info: str) -> dict[str, int | None]:
+    """Every file of the stub folder that the stubs' ``RECORD`` (in ``info``) lists, with the
+    size it records (None where it records none); none when it cannot be read (as if not
+    installed).
 
     ``RECORD`` is CSV: ``path,hash,size``, a path quoted only if it holds a comma or a quote.
     The stub folder's own paths hold neither, so a line that starts with the folder's name is
-    split at its first comma; a quoted line is read by the ``csv`` module."""
+    split at its commas; a quoted line is read by the ``csv`` module."""
     prefix = STUB_FOLDER + "/"
     try:
         with open(os.path.join(info, "RECORD"), encoding="utf-8") as record:
             lines = record.read().splitlines()
     except (OSError, ValueError):  # unreadable: as if not installed
-        return []
-    paths = [line.partition(",")[0] for line in lines if line.startswith(prefix)]
+        return {}
+    rows = [line.split(",") for line in lines if line.startswith(prefix)]
     quoted = [line for line in lines if line.startswith('"')]
     if quoted:
         import csv
 
         try:
-            paths += [row[0] for row in csv.reader(quoted) if row and row[0].startswith(prefix)]
+            rows += [row for row in csv.reader(quoted) if row and row[0].startswith(prefix)]
         except csv.Error:
-            return []
+            return {}
     parent = os.path.dirname(info)
-    return [os.path.join(parent, path) for path in paths]
+    return {os.path.join(parent, row[0]): int(row[-1]) if len(row) > 1 and row[-1].isdigit() else None for row in rows}
 
 
 def read_target(target: str) -> str | None:

@@ -54,6 +54,19 @@ def stub_files_missing(folder: Path, missing: list[str], command: str) -> str:
     return f"the stub folder {folder} lacks {', '.join(missing)}: reinstall it: {command}"
 
 
+def stub_folder_shared(owners: dict[str, list[str]], files: list[str], uninstall: str, reinstall: str) -> str:
+    sharing = ", ".join(f"{owner} ({', '.join(listed)})" for owner, listed in owners.items())
+    return (
+        f"another package installed files into the jax-stubs folder, which every checker reads as these stubs: {sharing}; "
+        f"checkers read whichever file was installed last, and uninstalling either package deletes the other's. "
+        f"This package's stubs serve mypy, pyright, basedpyright, pyrefly and ty: {uninstall}, then {reinstall}"
+    )
+
+
+def stub_files_changed(files: list[str], reinstall: str) -> str:
+    return f"files of the jax-stubs folder differ from those this package installed ({', '.join(files)}): reinstall it: {reinstall}"
+
+
 def unsupported_mypy(version: str, minimum: str, command: str) -> str:
     return (
         f"mypy {version} is older than {minimum}, the oldest release this plugin supports; "

@@ -1,16 +1,18 @@
-"""What a call passes for one parameter, read from mypy's mapping of arguments to parameters.
+"""What a call passes for one parameter: the one reader every rule asks.
 
 mypy gives function and method hooks the call's arguments grouped by the parameter each fills
 (``ctx.args[i]`` for ``ctx.callee_arg_names[i]``). A ``*args`` or ``**kwargs`` argument is
 listed under every parameter it may fill: what it holds is unknown, so the parameter is
-undecided, and the rules stay silent.
+undecided, and the rules stay silent. A call whose callee is typed with other parameters than
+the function it runs (a jitted function's ``__call__(*args, **kwargs)``) is read against that
+function's signature with ``against``.
 """
 
 from __future__ import annotations
 
-from mypy.nodes import ARG_STAR, ARG_STAR2, CallExpr, Expression
+from mypy.nodes import ARG_NAMED, ARG_OPT, ARG_POS, ARG_STAR, ARG_STAR2, CallExpr, Expression
 from mypy.plugin import FunctionContext, MethodContext
-from mypy.types import AnyType, Instance, LiteralType, NoneType, Type, UninhabitedType
+from mypy.types import AnyType, CallableType, Instance, LiteralType, NoneType, Type, UninhabitedType
 
 from mypy_plugin.lib import fullnames
 from mypy_plugin.lib.types import members
@@ -44,6 +46,40 @@ def given(ctx: HookContext, parameter: str) -> Given | None:
     if any(kind in (ARG_STAR, ARG_STAR2) for kind in ctx.arg_kinds[index]):
         return None
     return Given(list(ctx.args[index]), list(ctx.arg_types[index]))
+
+
+def passed(ctx: HookContext, parameter: str) -> list[tuple[Expression, Type]]:
+    """The arguments the call passes for ``parameter``, with their types; none when it passes
+    none or the parameter is undecided (see ``given``)."""
+    found = given(ctx, parameter)
+    return found.pairs() if found is not None else []
+
+
+def against(ctx: HookContext, signature: CallableType) -> list[tuple[str, Expression, Type]]:
+    """The arguments of the call, each with the parameter of ``signature`` it is given to, in
+    the order written: positional ones in turn (none after a ``*args`` argument, whose length
+    is unknown), keyword ones by name; ``**kwargs`` arguments and what goes to ``*args`` are
+    left out. Read from the call itself, so the same whatever signature mypy checked it with."""
+    call = ctx.context
+    if not isinstance(call, CallExpr):
+        return []
+    types = {id(arg): typ for args, arg_types in zip(ctx.args, ctx.arg_types) for arg, typ in zip(args, arg_types)}
+    positional = [name for name, kind in zip(signature.arg_names, signature.arg_kinds) if kind in (ARG_POS, ARG_OPT)]
+    found = []
+    index: int | None = 0
+    for arg, kind, arg_name in zip(call.args, call.arg_kinds, call.arg_names):
+        name: str | None = None
+        if kind == ARG_POS and index is not None:
+            name = positional[index] if index < len(positional) else None
+            index += 1
+        elif kind == ARG_NAMED:
+            name = arg_name
+        elif kind == ARG_STAR:
+            index = None
+        typ = types.get(id(arg))
+        if name is not None and name in signature.arg_names and typ is not None:
+            found.append((name, arg, typ))
+    return found
 
 
 def known_values(typ: Type) -> frozenset[object] | None:

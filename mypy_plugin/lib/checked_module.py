@@ -14,22 +14,16 @@ from mypy.nodes import (
     Context,
     Decorator,
     ExpressionStmt,
-    ForStmt,
     FuncDef,
-    IfStmt,
     Import,
     ImportBase,
     ImportFrom,
-    MatchStmt,
     OverloadedFuncDef,
     Statement,
-    TryStmt,
-    WhileStmt,
-    WithStmt,
 )
 from mypy.plugin import CheckerPluginInterface
 
-from mypy_plugin.lib import mypy_internals
+from mypy_plugin.lib import mypy_internals, statements
 
 SHORT_NAMES: Final = {"jax.numpy": "jnp"}
 """The names JAX's documentation imports its modules under."""
@@ -124,9 +118,9 @@ def value_discarded(api: CheckerPluginInterface, node: Context) -> bool:
     return False
 
 
-def holding_line(statements: list[Statement], line: int) -> list[Statement]:
-    """The statements among ``statements`` whose lines include ``line``."""
-    return [statement for statement in statements if statement.line <= line <= last_line(statement)]
+def holding_line(candidates: list[Statement], line: int) -> list[Statement]:
+    """The candidates among ``candidates`` whose lines include ``line``."""
+    return [statement for statement in candidates if statement.line <= line <= last_line(statement)]
 
 
 def last_line(statement: Statement) -> int:
@@ -141,7 +135,7 @@ def last_line(statement: Statement) -> int:
 
 def inner_statements(statement: Statement) -> list[Statement]:
     """The statements of the blocks directly inside ``statement``."""
-    return [s for block in (*compound_blocks(statement), *definition_blocks(statement)) for s in block.body]
+    return [s for block in (*statements.compound_blocks(statement), *definition_blocks(statement)) for s in block.body]
 
 
 def decorated_by(api: CheckerPluginInterface, call: Context) -> Decorator | None:
@@ -170,22 +164,3 @@ def overload_parts(statement: OverloadedFuncDef) -> list[Decorator | FuncDef]:
     """The items of an overloaded function (or of a property with a setter), then its
     implementation if it has one."""
     return [*statement.items, *([statement.impl] if statement.impl is not None else [])]
-
-
-def compound_blocks(statement: Statement) -> list[Block]:
-    """The blocks of a compound statement (``if``, loops, ``with``, ``try``, ``match``)."""
-    if isinstance(statement, IfStmt):
-        blocks = [*statement.body, statement.else_body]
-    elif isinstance(statement, (WhileStmt, ForStmt)):
-        blocks = [statement.body, statement.else_body]
-    elif isinstance(statement, WithStmt):
-        blocks = [statement.body]
-    elif isinstance(statement, TryStmt):
-        blocks = [statement.body, *statement.handlers, statement.else_body, statement.finally_body]
-    elif isinstance(statement, MatchStmt):
-        blocks = list(statement.bodies)
-    elif isinstance(statement, Block):
-        blocks = [statement]
-    else:
-        blocks = []
-    return [block for block in blocks if block is not None]

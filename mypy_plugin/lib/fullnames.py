@@ -18,10 +18,17 @@ PALLAS: Final = "jax.experimental.pallas"
 """JAX's kernel language, whose kernels write to refs: ``o_ref[...] = x`` is right there."""
 
 JAX_NUMPY: Final = "jax.numpy"
+JNP: Final = JAX_NUMPY + "."
+"""Prefix of ``jax.numpy``'s functions (``jax.numpy.clip``), as ``jnp.`` prefixes them in code."""
 
 JIT: Final = "jax._src.api.jit"
 VMAP: Final = "jax._src.api.vmap"
 """Where ``jax.jit`` and ``jax.vmap`` are defined (``jax/__init__.py`` re-exports them)."""
+JIT_WRAPPED: Final = "jax._src.pjit.JitWrapped"
+"""The class of what ``jax.jit`` returns."""
+RANDOM_MODULES: Final = ("jax._src.random.", "jax._src.random.core.")
+"""Where ``jax.random``'s functions are defined: the first up to JAX 0.7.x, the second since."""
+JAX_NUMPY_WHERE: Final = "jax.numpy.where"
 ENSURE_COMPILE_TIME_EVAL: Final = "jax._src.core.ensure_compile_time_eval"
 PARTIAL: Final = "functools.partial"
 NUMPY_UFUNC: Final = "numpy.ufunc"

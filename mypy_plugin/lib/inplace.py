@@ -17,10 +17,9 @@ from mypy_plugin.lib import fullnames, release
 from mypy_plugin.lib.arguments import HookContext
 from mypy_plugin.lib.release import Release
 
-NUMPY: Final = fullnames.JAX_NUMPY + "."
 PARAMETER: Final = "inplace"
-FUNCTIONS: Final = tuple(NUMPY + name for name in ("put", "place", "put_along_axis", "fill_diagonal"))
-UFUNC_AT: Final = (NUMPY + "ufunc.at", NUMPY + "BinaryUfunc.at")
+FUNCTIONS: Final = tuple(fullnames.JNP + name for name in ("put", "place", "put_along_axis", "fill_diagonal"))
+UFUNC_AT: Final = (fullnames.JNP + "ufunc.at", fullnames.JNP + "BinaryUfunc.at")
 """``jnp.add.at(...)``: ``add`` is a ``ufunc`` (a ``BinaryUfunc`` in the stubs from 0.7)."""
 
 EVERY_UFUNC_AT: Final = (0, 6, 2)
@@ -49,8 +48,8 @@ def ufunc_name(call: CallExpr) -> str | None:
     """``add`` for ``jnp.add.at(...)``, ``add.at(...)`` of ``from jax.numpy import add``: the
     ufunc's own name, read from what the name refers to (not ``op`` of ``op = jnp.add``)."""
     ufunc = call.callee.expr if isinstance(call.callee, MemberExpr) else None
-    if isinstance(ufunc, RefExpr) and ufunc.fullname and ufunc.fullname.startswith(NUMPY):
-        return ufunc.fullname[len(NUMPY) :]
+    if isinstance(ufunc, RefExpr) and ufunc.fullname and ufunc.fullname.startswith(fullnames.JNP):
+        return ufunc.fullname[len(fullnames.JNP) :]
     return None
 
 

@@ -31,12 +31,11 @@ from mypy.types import (
     get_proper_type,
 )
 
-from mypy_plugin.lib import fullnames, mypy_internals, transforms
+from mypy_plugin.lib import fullnames, mypy_internals, transforms, types
 from mypy_plugin.lib.types import members
 
-WRAPPED_CLASS: Final = "jax._src.pjit.JitWrapped"
 """What ``jax.jit`` returns in JAX's stubs (every supported release)."""
-CALL: Final = WRAPPED_CLASS + ".__call__"
+CALL: Final = fullnames.JIT_WRAPPED + ".__call__"
 SIGNATURE: Final = "jax-stubs:jitted"
 STATIC_PREFIX: Final = "jax-stubs:static:"
 """The extra attributes: the wrapped signature, and one entry per static parameter. Neither is
@@ -59,7 +58,7 @@ CONTAINERS: Final = frozenset({"builtins.tuple", "builtins.list", "builtins.dict
 """Generic classes that are pytrees: their type arguments are leaves or further pytrees."""
 
 
-class Kept:
+class JittedSignature:
     """The wrapped function's signature, as declared, and the names of its static parameters."""
 
     __slots__ = ("signature", "statics")
@@ -71,10 +70,10 @@ class Kept:
 
 def is_wrapper(typ: Type) -> bool:
     proper = get_proper_type(typ)
-    return isinstance(proper, Instance) and proper.type.fullname == WRAPPED_CLASS
+    return isinstance(proper, Instance) and proper.type.fullname == fullnames.JIT_WRAPPED
 
 
-def keep(wrapper: Instance, kept: Kept) -> Instance:
+def with_jitted_signature(wrapper: Instance, kept: JittedSignature) -> Instance:
     """``wrapper`` (a ``JitWrapped``) carrying ``kept``."""
     typed = mypy_internals.with_extra_attribute(wrapper, SIGNATURE, kept.signature)
     for name in sorted(kept.statics):
@@ -82,7 +81,7 @@ def keep(wrapper: Instance, kept: Kept) -> Instance:
     return typed
 
 
-def kept_of(typ: Type) -> Kept | None:
+def jitted_signature_of(typ: Type) -> JittedSignature | None:
     """What ``keep`` put on a ``JitWrapped``; None for anything else."""
     proper = get_proper_type(typ)
     if not isinstance(proper, Instance):
@@ -92,7 +91,7 @@ def kept_of(typ: Type) -> Kept | None:
     if not isinstance(signature, CallableType):
         return None
     statics = frozenset(name[len(STATIC_PREFIX) :] for name in attrs if name.startswith(STATIC_PREFIX))
-    return Kept(signature, statics)
+    return JittedSignature(signature, statics)
 
 
 def kept_signature(function: CallableType, array: Instance) -> CallableType:
@@ -118,15 +117,11 @@ def outputs(typ: Type, array: Instance, depth: int = 0) -> Type:
             return typ  # a NamedTuple: its fields keep their declared types
         return proper.copy_modified(items=[outputs(item, array, depth + 1) for item in proper.items])
     if isinstance(proper, Instance):
-        if any(base.fullname in BECOME_ARRAYS for base in proper.type.mro) and not is_array(proper):
+        if types.instance_of(proper, *BECOME_ARRAYS) and not types.is_array(proper):
             return array
         if proper.type.fullname in CONTAINERS and proper.args:
             return proper.copy_modified(args=[outputs(arg, array, depth + 1) for arg in proper.args])
     return typ
-
-
-def is_array(typ: ProperType) -> bool:
-    return isinstance(typ, Instance) and any(base.fullname == fullnames.ARRAY for base in typ.type.mro)
 
 
 def unhashable(typ: Type, depth: int = 0) -> bool:
@@ -145,7 +140,7 @@ def unhashable_member(member: ProperType, depth: int) -> bool:
         return any(unhashable(item, depth + 1) for item in member.items)
     if not isinstance(member, Instance):
         return False
-    if is_array(member):
+    if types.is_array(member):
         return True
     declared = member.type.get("__hash__")
     node = declared.node if declared is not None else None

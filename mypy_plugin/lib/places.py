@@ -43,7 +43,6 @@ from mypy.nodes import (
     NonlocalDecl,
     OpExpr,
     OverloadedFuncDef,
-    Statement,
     StrExpr,
     TupleExpr,
     TypeInfo,
@@ -54,7 +53,7 @@ from mypy.plugin import CheckerPluginInterface
 from mypy.subtypes import find_member, is_subtype
 from mypy.types import CallableType, Instance, Overloaded, TupleType, Type, TypedDictType, get_proper_type
 
-from mypy_plugin.lib import checked_module, mypy_internals
+from mypy_plugin.lib import checked_module, mypy_internals, statements
 from mypy_plugin.lib.source import int_literal, operand, source
 
 DATACLASSES: Final = "dataclasses"
@@ -359,16 +358,4 @@ def defined_in(function: FuncItem, var: Var) -> bool:
 def declares(block: Block, kind: type[GlobalDecl] | type[NonlocalDecl], name: str) -> bool:
     """Whether ``block`` (a function's body, not its nested functions) declares ``name``
     ``global`` or ``nonlocal``."""
-    return any(isinstance(statement, kind) and name in statement.names for statement in statements(block))
-
-
-def statements(block: Block) -> list[Statement]:
-    """Every statement of ``block`` and of the compound statements in it, but not of nested
-    functions or classes (their declarations are their own)."""
-    found: list[Statement] = []
-    pending = [block]
-    while pending:
-        for statement in pending.pop().body:
-            found.append(statement)
-            pending.extend(checked_module.compound_blocks(statement))
-    return found
+    return any(isinstance(statement, kind) and name in statement.names for statement in statements.statements_in(block))

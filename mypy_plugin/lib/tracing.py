@@ -68,9 +68,9 @@ from mypy.nodes import (
 )
 from mypy.types import CallableType, Instance, Overloaded, TupleType, Type, get_proper_type
 
-from mypy_plugin.lib import fullnames
+from mypy_plugin.lib import fullnames, statements, types
 from mypy_plugin.lib.source import int_literal, source
-from mypy_plugin.lib.transforms import JIT, Traced
+from mypy_plugin.lib.transforms import JIT_KIND, TransformedFunction
 
 TRACED: Final = "traced"
 MASK: Final = "mask"
@@ -102,7 +102,6 @@ SHAPE_MAKING_FUNCTIONS: Final = frozenset(
 """Functions whose result's shape depends on the values of their input unless ``size=`` fixes
 it; each takes ``size=`` in every supported JAX release (``intersect1d`` and ``setxor1d`` gained
 it later, and are left out)."""
-WHERE: Final = "jax.numpy.where"
 MASK_FUNCTIONS: Final = frozenset(
     f"jax.numpy.{name}"
     for name in (
@@ -138,7 +137,7 @@ LOOP_PASSES: Final = 2
 BOOL: Final = "bool"
 CONVERT: Final = "convert"
 INDEX: Final = "index"
-NUMPY: Final = "numpy"
+NUMPY_SITE: Final = "numpy"
 BOOLEAN_MASK: Final = "mask"
 SIZE: Final = "size"
 """The kinds of site: a truth test, ``int()``-like conversion, ``__index__``, NumPy conversion,
@@ -219,9 +218,9 @@ def returned_type(node: object) -> Type | None:
 
 def array_state(typ: Type | None) -> State:
     """``TRACED`` for a declared ``jax.Array``, a tuple of states for a tuple of them."""
-    proper = get_proper_type(typ) if typ is not None else None
-    if isinstance(proper, Instance) and any(base.fullname == fullnames.ARRAY for base in proper.type.mro):
+    if types.is_array(typ):
         return TRACED
+    proper = get_proper_type(typ) if typ is not None else None
     if isinstance(proper, TupleType):
         return tuple(array_state(item) for item in proper.items)
     return None
@@ -229,26 +228,23 @@ def array_state(typ: Type | None) -> State:
 
 def is_ufunc(node: object) -> bool:
     """A NumPy ufunc object (``np.tanh``): it converts its operands with ``__array__``."""
-    if isinstance(node, Var) and node.type is not None:
-        proper = get_proper_type(node.type)
-        return isinstance(proper, Instance) and any(base.fullname == fullnames.NUMPY_UFUNC for base in proper.type.mro)
-    return False
+    return isinstance(node, Var) and types.instance_of(node.type, fullnames.NUMPY_UFUNC)
 
 
 class Walk:
     """The walk of one transformed function; ``sites`` holds what it found."""
 
-    def __init__(self, traced: Traced) -> None:
-        self.traced = traced
-        self.staged = traced.kind == JIT
+    def __init__(self, transformed: TransformedFunction) -> None:
+        self.transformed = transformed
+        self.staged = transformed.kind == JIT_KIND
         self.sites: dict[tuple[str, int, int], Site] = {}
         self.printing = 0
         self.outside: set[str] = set()
         """Names declared ``global`` or ``nonlocal``: never local values."""
 
     def run(self) -> list[Site]:
-        env: Env = {name: TRACED for name in self.traced.traced}
-        self.block(self.traced.function.body, env)
+        env: Env = {name: TRACED for name in self.transformed.traced_parameters}
+        self.block(self.transformed.function.body, env)
         return sorted(self.sites.values(), key=lambda site: (site.node.line, site.node.column))
 
     # Sites
@@ -371,7 +367,7 @@ class Walk:
                 and isinstance(expr.callee, RefExpr)
                 and expr.callee.fullname == fullnames.ENSURE_COMPILE_TIME_EVAL
             ):
-                for name in assigned_names(node.body):
+                for name in statements.assigned_names(node.body):
                     env[name] = None
                 return
         for expr, target in zip(node.expr, node.target):
@@ -533,7 +529,7 @@ class Walk:
             return None
         numpy_converter = fullname.startswith("numpy.") and fullname.rpartition(".")[2] in NUMPY_CONVERTERS
         if (numpy_converter or (isinstance(callee, RefExpr) and is_ufunc(callee.node))) and first and is_traced(first[1]):
-            self.site(NUMPY, node, first[0], called_as(callee, fullname), callee=fullname)
+            self.site(NUMPY_SITE, node, first[0], called_as(callee, fullname), callee=fullname)
             return None
         if is_traced(receiver) and isinstance(callee, MemberExpr):
             if callee.name in CONVERTING_METHODS:
@@ -542,7 +538,7 @@ class Walk:
             if callee.name in SHAPE_MAKING_METHODS and "size" not in node.arg_names:
                 self.site(SIZE, node, callee.expr, f'".{callee.name}()"')
             return TRACED
-        shape_making = fullname in SHAPE_MAKING_FUNCTIONS or (fullname == WHERE and len(node.args) == 1)
+        shape_making = fullname in SHAPE_MAKING_FUNCTIONS or (fullname == fullnames.JAX_NUMPY_WHERE and len(node.args) == 1)
         if shape_making and "size" not in node.arg_names and any(is_traced(state) for _, state in positional):
             self.site(SIZE, node, next(arg for arg, state in positional if is_traced(state)), called_as(callee, fullname))
         if not isinstance(callee, RefExpr):
@@ -590,35 +586,4 @@ def isinstance_names(condition: Expression) -> list[str]:
             pending += [node.left, node.right]
         elif isinstance(node, UnaryExpr):
             pending.append(node.expr)
-    return found
-
-
-def assigned_names(block: Block) -> set[str]:
-    """Names assigned anywhere in ``block`` (simple targets, loops, nested blocks)."""
-    found: set[str] = set()
-    pending: list[object] = [block]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, Block):
-            pending.extend(node.body)
-        elif isinstance(node, AssignmentStmt):
-            pending.extend(node.lvalues)
-        elif isinstance(node, OperatorAssignmentStmt):
-            pending.append(node.lvalue)
-        elif isinstance(node, NameExpr):
-            found.add(node.name)
-        elif isinstance(node, (TupleExpr, ListExpr)):
-            pending.extend(node.items)
-        elif isinstance(node, StarExpr):
-            pending.append(node.expr)
-        elif isinstance(node, IfStmt):
-            pending.extend(node.body)
-            if node.else_body is not None:
-                pending.append(node.else_body)
-        elif isinstance(node, (ForStmt, WhileStmt)):
-            pending.append(node.body)
-            if isinstance(node, ForStmt):
-                pending.append(node.index)
-        elif isinstance(node, (WithStmt, TryStmt)):
-            pending.append(node.body)
     return found

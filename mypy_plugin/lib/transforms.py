@@ -31,17 +31,17 @@ from mypy.nodes import (
     StrExpr,
     TupleExpr,
 )
-from mypy.types import AnyType, CallableType, Instance, LiteralType, ProperType, Type, get_proper_type
+from mypy.types import AnyType, CallableType, Type, get_proper_type
 
-from mypy_plugin.lib import fullnames
+from mypy_plugin.lib import fullnames, types
 from mypy_plugin.lib.source import int_literal
 from mypy_plugin.lib.types import members
 
-JIT: Final = "jit"
-VMAP: Final = "vmap"
-TRANSFORMS: Final = {fullnames.JIT: JIT, fullnames.VMAP: VMAP}
+JIT_KIND: Final = "jit"
+VMAP_KIND: Final = "vmap"
+TRANSFORMS: Final = {fullnames.JIT: JIT_KIND, fullnames.VMAP: VMAP_KIND}
 """The full names of the transforms, and the kind each one is."""
-PRINTED: Final = {JIT: "jax.jit", VMAP: "jax.vmap"}
+PRINTED: Final = {JIT_KIND: "jax.jit", VMAP_KIND: "jax.vmap"}
 TRACEABLE_CLASSES: Final = frozenset(
     {fullnames.ARRAY, "builtins.int", "builtins.float", "builtins.bool", "builtins.complex", "numpy.ndarray", "numpy.generic"}
 )
@@ -50,17 +50,17 @@ arrays and Python or NumPy scalars. Other types (containers, None, classes) may 
 static values, and leave the parameter undecided."""
 
 
-class Traced:
+class TransformedFunction:
     """A function transformed by ``jax.jit`` or ``jax.vmap``: whether the calls of JAX inside it
     are staged (``jit``: every result is a tracer) and which parameters are traced."""
 
-    __slots__ = ("function", "kind", "traced", "decorator")
+    __slots__ = ("function", "kind", "traced_parameters", "decorator")
 
     def __init__(self, function: FuncDef, kind: str, traced: frozenset[str], decorator: Expression | None) -> None:
         self.function = function
         self.kind = kind
         """``jit`` when a ``jax.jit`` is among the transforms, else ``vmap``."""
-        self.traced = traced
+        self.traced_parameters = traced
         """The parameters that are certainly tracers (declared as arrays or scalars, not static,
         batched under ``vmap``)."""
         self.decorator = decorator
@@ -69,6 +69,16 @@ class Traced:
     @property
     def transform(self) -> str:
         return PRINTED[self.kind]
+
+
+def partial_transform(node: Expression) -> str | None:
+    """The kind of the transform ``node`` binds with ``functools.partial`` (``partial(jax.jit,
+    static_argnames=...)``), whatever else it binds; None for anything else."""
+    if not (isinstance(node, CallExpr) and isinstance(node.callee, RefExpr) and node.callee.fullname == fullnames.PARTIAL):
+        return None
+    if not node.args or node.arg_names[0] is not None or not isinstance(node.args[0], RefExpr):
+        return None
+    return TRANSFORMS.get(node.args[0].fullname or "")
 
 
 def transform_of(node: Expression) -> tuple[str, list[tuple[str | None, Expression]]] | None:
@@ -81,15 +91,13 @@ def transform_of(node: Expression) -> tuple[str, list[tuple[str | None, Expressi
     options = [(name, arg) for name, arg in zip(node.arg_names, node.args)]
     if node.callee.fullname in TRANSFORMS and all(name is not None for name, _ in options):
         return TRANSFORMS[node.callee.fullname], options
-    if node.callee.fullname == fullnames.PARTIAL and node.args and node.arg_names[0] is None:
-        first = node.args[0]
-        rest = options[1:]
-        if isinstance(first, RefExpr) and first.fullname in TRANSFORMS and all(name is not None for name, _ in rest):
-            return TRANSFORMS[first.fullname], rest
+    kind = partial_transform(node)
+    if kind is not None and all(name is not None for name, _ in options[1:]):
+        return kind, options[1:]
     return None
 
 
-def decorated(decorator: Decorator) -> Traced | None:
+def decorated(decorator: Decorator) -> TransformedFunction | None:
     """The transforms directly around ``decorator.func``: the innermost decorators, up to the
     first that is not a transform (whose effect is unknown)."""
     stack = []
@@ -100,11 +108,11 @@ def decorated(decorator: Decorator) -> Traced | None:
         stack.append((node, found))
     if not stack:
         return None
-    written = next((node for node, (kind, _) in stack if kind == JIT and isinstance(node, RefExpr)), None)
+    written = next((node for node, (kind, _) in stack if kind == JIT_KIND and isinstance(node, RefExpr)), None)
     return traced_function(decorator.func, [found for _, found in stack], written)
 
 
-def called(call: CallExpr, module: str) -> Traced | None:
+def called(call: CallExpr, module: str) -> TransformedFunction | None:
     """``jax.jit(f, ...)`` or ``jax.vmap(f, ...)`` for a plain function ``f`` of ``module``."""
     if not isinstance(call.callee, RefExpr) or call.callee.fullname not in TRANSFORMS:
         return None
@@ -117,35 +125,37 @@ def called(call: CallExpr, module: str) -> Traced | None:
     if not target.node.fullname.startswith(module + "."):
         return None
     options: list[tuple[str | None, Expression]] = list(zip(call.arg_names[1:], call.args[1:]))
-    if kind == VMAP and options and options[0][0] is None:  # jax.vmap(f, in_axes)
+    if kind == VMAP_KIND and options and options[0][0] is None:  # jax.vmap(f, in_axes)
         options[0] = ("in_axes", options[0][1])
     if any(name is None for name, _ in options):
         return None
     return traced_function(target.node, [(kind, options)], None)
 
 
-def traced_function(function: FuncDef, stack: list[tuple[str, list[tuple[str | None, Expression]]]], written: Expression | None) -> Traced:
+def traced_function(
+    function: FuncDef, stack: list[tuple[str, list[tuple[str | None, Expression]]]], written: Expression | None
+) -> TransformedFunction:
     """Combine the transforms around ``function``: under any ``jax.jit`` every non-static
     parameter is traced; under ``jax.vmap`` alone, the batched ones."""
     positional = [arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT)]
     keyword_only = [arg.variable.name for arg in function.arguments if arg.kind in (ARG_NAMED, ARG_NAMED_OPT)]
     kinds = {kind for kind, _ in stack}
-    if JIT in kinds:
+    if JIT_KIND in kinds:
         statics: set[str] | None = set()
         for kind, options in stack:
-            if kind == JIT and statics is not None:
+            if kind == JIT_KIND and statics is not None:
                 found = static_names(options, positional)
                 statics = None if found is None else statics | found
         candidates = None if statics is None else {name for name in positional + keyword_only if name not in statics}
-        kind = JIT
+        kind = JIT_KIND
     else:
         candidates = set()
         for _, options in stack:
             batched = batched_names(options, positional, keyword_only)
             candidates = None if batched is None or candidates is None else candidates | batched
-        kind = VMAP
+        kind = VMAP_KIND
     traced = frozenset(name for name in candidates or () if traceable(declared_type(function, name)))
-    return Traced(function, kind, traced, written)
+    return TransformedFunction(function, kind, traced, written)
 
 
 def static_names(options: Sequence[tuple[str | None, Expression]], positional: Sequence[str | None]) -> set[str] | None:
@@ -227,24 +237,4 @@ def traceable(typ: Type | None) -> bool:
     if typ is None:
         return False
     found = members(typ)
-    return bool(found) and all(traceable_member(member) for member in found)
-
-
-def traceable_member(member: ProperType) -> bool:
-    instance = member.fallback if isinstance(member, LiteralType) else member
-    return isinstance(instance, Instance) and any(base.fullname in TRACEABLE_CLASSES for base in instance.type.mro)
-
-
-PYTHON_SCALARS: Final = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.complex"})
-
-
-def python_scalar(typ: Type) -> bool:
-    """Whether ``typ`` is a Python scalar type (a setting such as ``training: bool``), not an array."""
-    found = members(typ)
-    return bool(found) and all(
-        isinstance(member, Instance)
-        and member.type.fullname in PYTHON_SCALARS
-        or isinstance(member, LiteralType)
-        and member.fallback.type.fullname in PYTHON_SCALARS
-        for member in found
-    )
+    return bool(found) and all(types.instance_of(member, *TRACEABLE_CLASSES) for member in found)

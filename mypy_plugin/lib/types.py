@@ -1,8 +1,44 @@
-"""What values a static type admits, member by member."""
+"""What values a static type admits, member by member, and the one answer to "is this a JAX
+array" (and to "an instance of this class or a subclass"), on mypy's ``TypeInfo.has_base``."""
 
 from __future__ import annotations
 
-from mypy.types import ProperType, Type, TypeVarType, UnionType, get_proper_type
+from typing import Final
+
+from mypy.types import Instance, LiteralType, ProperType, Type, TypeVarType, UnionType, get_proper_type
+
+from mypy_plugin.lib import fullnames
+
+PYTHON_SCALARS: Final = {"builtins.int": "an int", "builtins.float": "a float", "builtins.bool": "a bool", "builtins.complex": "a complex"}
+"""Python's scalar classes, each with how a message names a value of it."""
+
+
+def instance_of(typ: Type | None, *classes: str) -> bool:
+    """Whether ``typ`` is an instance (or a literal) of one of ``classes``, by full name, or of
+    a subclass of one."""
+    proper = get_proper_type(typ) if typ is not None else None
+    if isinstance(proper, LiteralType):
+        proper = proper.fallback
+    return isinstance(proper, Instance) and any(proper.type.has_base(name) for name in classes)
+
+
+def is_array(typ: Type | None) -> bool:
+    """Whether ``typ`` is ``jax.Array`` or a subclass of it."""
+    return instance_of(typ, fullnames.ARRAY)
+
+
+def python_scalar(typ: Type) -> bool:
+    """Whether every member of ``typ`` is a Python scalar (a setting such as ``training: bool``),
+    none an array."""
+    found = members(typ)
+    return bool(found) and all(member_class(member) in PYTHON_SCALARS for member in found)
+
+
+def member_class(member: ProperType) -> str | None:
+    """The full name of the class of an instance or a literal; None for anything else."""
+    if isinstance(member, LiteralType):
+        member = member.fallback
+    return member.type.fullname if isinstance(member, Instance) else None
 
 
 def members(typ: Type) -> list[ProperType]:

@@ -42,7 +42,7 @@ from mypy_plugin.lib.types import members
 CODE: Final = errorcodes.DISCARDED_UPDATE
 
 AT: Final = "at"
-UPDATE_METHODS: Final = ("set", "add", "subtract", "mul", "multiply", "divide", "power", "min", "max", "apply")
+AT_UPDATE_METHODS: Final = ("set", "add", "subtract", "mul", "multiply", "divide", "power", "min", "max", "apply")
 """The methods of ``x.at[i]`` that return an updated copy (``get`` reads)."""
 SORT_METHOD: Final = "sort"
 SORT: Final = (f"{fullnames.ARRAY}.{SORT_METHOD}", f"{SORT_METHOD} of Array")
@@ -128,7 +128,7 @@ def report(api: CheckerPluginInterface, call: CallExpr, array: Expression | None
 RULE: Final = Rule(
     CODE,
     method_hooks={
-        **{f"{fullnames.INDEX_UPDATE_REF}.{name}": check_at_update for name in UPDATE_METHODS},
+        **{f"{fullnames.INDEX_UPDATE_REF}.{name}": check_at_update for name in AT_UPDATE_METHODS},
         **{name: check_sort for name in SORT},
         **{name: check_inplace_false for name in inplace.UFUNC_AT},
     },

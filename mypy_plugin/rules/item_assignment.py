@@ -55,7 +55,7 @@ CODE: Final = errorcodes.IMMUTABLE_ARRAY
 
 METHOD: Final = "__setitem__"
 SET: Final = "set"
-UPDATE_METHODS: Final = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "**": "power"}
+AT_METHOD_OF_OPERATOR: Final = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "**": "power"}
 """The ``.at[]`` method that does what each augmented operator does to an item."""
 VIEWS: Final = {"T": ".T"}
 """Array attributes that NumPy returns as views: ``x.T[i] = v`` writes through to ``x``, so the
@@ -173,7 +173,7 @@ def single_update(ctx: MethodContext, assignment: Assignment, methods: frozenset
     index, value = source(assignment.index, in_subscript=True), source(assignment.value)
     if place is None or target is None or index is None or value is None:
         return None
-    method = UPDATE_METHODS.get(assignment.operator) if assignment.operator else SET
+    method = AT_METHOD_OF_OPERATOR.get(assignment.operator) if assignment.operator else SET
     if method is None or method not in methods:  # no method for this operator in this JAX
         method = SET
         value = f"{operand(place)}{view}[{index}] {assignment.operator} {operand(assignment.value)}"

@@ -35,9 +35,6 @@ from collections.abc import Sequence
 from typing import Final
 
 from mypy.nodes import (
-    ARG_NAMED,
-    ARG_OPT,
-    ARG_POS,
     ARG_STAR,
     ARG_STAR2,
     FUNC_NO_INFO,
@@ -56,8 +53,8 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, MethodSigContext
 from mypy.types import CallableType, FunctionLike, Instance, Type, get_proper_type
 
-from mypy_plugin.lib import checked_module, errorcodes, fullnames, jitted, mypy_internals, reporting, transforms
-from mypy_plugin.lib.jitted import Kept
+from mypy_plugin.lib import arguments, checked_module, errorcodes, fullnames, jitted, mypy_internals, reporting, transforms
+from mypy_plugin.lib.jitted import JittedSignature
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
 
@@ -137,11 +134,11 @@ def on_partial_call(ctx: MethodContext) -> Type:
     if not isinstance(context, Decorator) or not jitted.is_wrapper(ctx.default_return_type):
         return ctx.default_return_type
     function = single_callable(ctx.arg_types[0]) if len(ctx.arg_types) == 2 and len(ctx.arg_types[0]) == 1 else None
-    applications = [node for node in context.decorators if partial_jit(node)]
+    applications = [node for node in context.decorators if transforms.partial_transform(node) == transforms.JIT_KIND]
     if function is None or len(applications) != 1:
         return ctx.default_return_type
     [application] = applications
-    assert isinstance(application, CallExpr)  # partial_jit says so
+    assert isinstance(application, CallExpr)  # partial_transform says so
     wrapping = Wrapping(function, named_options(application, 1), application, is_method(context))
     return wrapped(ctx.api, wrapping, ctx.default_return_type)
 
@@ -149,7 +146,7 @@ def on_partial_call(ctx: MethodContext) -> Type:
 def on_call_signature(ctx: MethodSigContext) -> FunctionLike:
     """Typed calls (``TYPED_CALLS``): a call of a jitted function is checked against the
     function's own signature, and typed with what the jitted function returns."""
-    kept = jitted.kept_of(ctx.type)
+    kept = jitted.jitted_signature_of(ctx.type)
     array = array_type(ctx.api)
     if kept is None or array is None or not read_directly(ctx.context):
         return ctx.default_signature
@@ -158,10 +155,10 @@ def on_call_signature(ctx: MethodSigContext) -> FunctionLike:
 
 def on_call(ctx: MethodContext) -> Type:
     """A call of a jitted function: arguments JAX can neither trace nor hash."""
-    kept = jitted.kept_of(ctx.type)
+    kept = jitted.jitted_signature_of(ctx.type)
     if kept is None or not read_directly(ctx.context):
         return ctx.default_return_type
-    for name, arg, typ in given(ctx, kept.signature):
+    for name, arg, typ in arguments.against(ctx, kept.signature):
         if name in kept.statics:
             if jitted.unhashable(typ) and not declared_unhashable(kept.signature, name):
                 report_unhashable_argument(ctx.api, arg, name, kept, typ)
@@ -172,33 +169,6 @@ def on_call(ctx: MethodContext) -> Type:
         if kind is not None:
             report_untraceable(ctx.api, arg, name, kept, kind)
     return ctx.default_return_type
-
-
-def given(ctx: MethodContext, signature: CallableType) -> list[tuple[str, Expression, Type]]:
-    """The arguments of the call, each with the parameter of ``signature`` it is given to, in
-    the order written: positional ones in turn (none after a ``*args`` argument, whose length
-    is unknown), keyword ones by name; ``**kwargs`` arguments and what goes to ``*args`` are
-    left out. Read from the call itself, so the same whether or not the call is typed."""
-    call = ctx.context
-    if not isinstance(call, CallExpr):
-        return []
-    types = {id(arg): typ for args, arg_types in zip(ctx.args, ctx.arg_types) for arg, typ in zip(args, arg_types)}
-    positional = [name for name, kind in zip(signature.arg_names, signature.arg_kinds) if kind in (ARG_POS, ARG_OPT)]
-    found = []
-    index: int | None = 0
-    for arg, kind, arg_name in zip(call.args, call.arg_kinds, call.arg_names):
-        name: str | None = None
-        if kind == ARG_POS and index is not None:
-            name = positional[index] if index < len(positional) else None
-            index += 1
-        elif kind == ARG_NAMED:
-            name = arg_name
-        elif kind == ARG_STAR:
-            index = None
-        typ = types.get(id(arg))
-        if name is not None and name in signature.arg_names and typ is not None:
-            found.append((name, arg, typ))
-    return found
 
 
 def wrapped(api: CheckerPluginInterface, wrapping: Wrapping, made: Type) -> Type:
@@ -219,9 +189,9 @@ def wrapped(api: CheckerPluginInterface, wrapping: Wrapping, made: Type) -> Type
         for static in sorted(statics):
             if declared_unhashable(wrapping.function, static):
                 report_declared_unhashable(
-                    api, wrapping.context, static, function_name(wrapping.function), declared_type(wrapping.function, static)
+                    api, wrapping.context, static, function_name(wrapping.function), parameter_type(wrapping.function, static)
                 )
-    return jitted.keep(proper, Kept(wrapping.function, frozenset(statics)))
+    return jitted.with_jitted_signature(proper, JittedSignature(wrapping.function, frozenset(statics)))
 
 
 def check_declaration(api: CheckerPluginInterface, wrapping: Wrapping, *, report: bool) -> bool:
@@ -303,7 +273,7 @@ def report_declared_unhashable(api: CheckerPluginInterface, at: Context, name: s
     )
 
 
-def report_unhashable_argument(api: CheckerPluginInterface, arg: Expression, name: str, kept: Kept, typ: Type) -> None:
+def report_unhashable_argument(api: CheckerPluginInterface, arg: Expression, name: str, kept: JittedSignature, typ: Type) -> None:
     kind, value = jitted.unhashable_part(typ)
     text = source(arg) or "..."
     note = (
@@ -322,7 +292,7 @@ def report_unhashable_argument(api: CheckerPluginInterface, arg: Expression, nam
     )
 
 
-def report_untraceable(api: CheckerPluginInterface, arg: Expression, name: str, kept: Kept, kind: str) -> None:
+def report_untraceable(api: CheckerPluginInterface, arg: Expression, name: str, kept: JittedSignature, kind: str) -> None:
     function = function_name(kept.signature)
     note = (REFER_INSIDE if kind == jitted.FUNCTION else ADD_STATIC if kept.statics else MAKE_STATIC).format(name=name, function=function)
     reporting.error_with_notes(
@@ -373,30 +343,18 @@ def function_name(function: CallableType) -> str:
     return (function.name or "the function").partition(" of ")[0]
 
 
-def declared_type(function: CallableType, name: str) -> Type:
+def parameter_type(function: CallableType, name: str) -> Type:
     return function.arg_types[function.arg_names.index(name)]
 
 
 def declared_unhashable(function: CallableType, name: str) -> bool:
     """Whether the parameter is declared with a type no value of which JAX can hash (reported
     at the declaration, so not again at each call)."""
-    return name in function.arg_names and jitted.unhashable(declared_type(function, name))
+    return name in function.arg_names and jitted.unhashable(parameter_type(function, name))
 
 
 def is_method(decorator: Decorator) -> bool:
     return decorator.func.info is not FUNC_NO_INFO
-
-
-def partial_jit(node: Expression) -> bool:
-    """``partial(jax.jit, ...)``."""
-    return (
-        isinstance(node, CallExpr)
-        and isinstance(node.callee, RefExpr)
-        and node.callee.fullname == fullnames.PARTIAL
-        and bool(node.args)
-        and isinstance(node.args[0], RefExpr)
-        and node.args[0].fullname == fullnames.JIT
-    )
 
 
 def array_type(api: CheckerPluginInterface) -> Instance | None:

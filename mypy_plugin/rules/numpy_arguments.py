@@ -31,7 +31,7 @@ from mypy.plugin import CheckerPluginInterface
 from mypy.types import Type
 
 from mypy_plugin.lib import checked_module, errorcodes, fullnames, inplace, places, release, reporting
-from mypy_plugin.lib.arguments import HookContext, given, known_values, never_none
+from mypy_plugin.lib.arguments import HookContext, given, known_values, never_none, passed
 from mypy_plugin.lib.release import Release
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import arguments_source, source
@@ -40,7 +40,6 @@ ARGUMENT_CODE: Final = errorcodes.UNSUPPORTED_ARGUMENT
 INPLACE_CODE: Final = errorcodes.INPLACE_DEFAULT
 FUNCTION_CODE: Final = errorcodes.UNSUPPORTED_FUNCTION
 
-NUMPY: Final = inplace.NUMPY
 ARRAY_METHOD: Final = fullnames.ARRAY + "."
 
 REMOVED: Final = '"{callee}" no longer accepts {parameters} (since JAX {release}); JAX raises {exception}'
@@ -68,7 +67,7 @@ ONLY_EXTRAPOLATE: Final = 'The one string JAX takes there is "extrapolate"; othe
 DROP_WRAP: Final = 'Drop "wrap=True": for a tall matrix, fill the diagonal of each square block yourself'
 PASS_INPLACE_FALSE: Final = 'Pass "inplace=False" and use the array it returns'
 PASS_INPLACE_FALSE_AS: Final = 'Pass "inplace=False" and use the array it returns: "{call}"'
-USE_AT: Final = 'Or write the update with ".at[]"'
+OR_USE_AT: Final = 'Or write the update with ".at[]"'
 READ_WITH_NUMPY: Final = 'Read with NumPy and convert: "jnp.asarray(np.{function}(...))"'
 MAKE_ARRAYS: Final = (
     'Make arrays with "jnp.zeros(shape)", "jnp.empty(shape)" or "jnp.asarray(data)"; "jnp.ndarray" is '
@@ -112,7 +111,7 @@ class Unsupported:
         return release.at_least(self.since) and (self.until is None or not release.at_least(self.until))
 
 
-def anything(typ: Type) -> bool:
+def any_argument(typ: Type) -> bool:
     """Any argument at all (a keyword JAX's function no longer has)."""
     return True
 
@@ -171,44 +170,62 @@ INVERTED_CDF_ADDED: Final = (0, 10, 0)
 """``method="inverted_cdf"`` raises up to 0.9.2 and runs from 0.10.0 (read in the source)."""
 JAX_METHODS: Final = 'JAX has "linear" (the default), "lower", "higher", "midpoint" and "nearest" (and "inverted_cdf" from JAX 0.10.0)'
 
-QUANTILES: Final = tuple(NUMPY + name for name in ("percentile", "quantile", "nanpercentile", "nanquantile"))
+QUANTILES: Final = tuple(fullnames.JNP + name for name in ("percentile", "quantile", "nanpercentile", "nanquantile"))
 
 REJECTED: Final[tuple[tuple[tuple[str, ...], Unsupported], ...]] = (
-    ((NUMPY + "clip",), Unsupported("a_min", anything, CLIP_REMOVED, "TypeError", (USE_MIN_MAX,), removed=True)),
-    ((NUMPY + "clip",), Unsupported("a_max", anything, CLIP_REMOVED, "TypeError", (USE_MIN_MAX,), removed=True)),
-    ((NUMPY + "clip",), Unsupported("a", anything, CLIP_REMOVED, "TypeError", (PASS_THE_ARRAY,), removed=True)),
-    (QUANTILES, Unsupported("interpolation", anything, INTERPOLATION_REMOVED, "TypeError", (USE_METHOD,), removed=True)),
+    ((fullnames.JNP + "clip",), Unsupported("a_min", any_argument, CLIP_REMOVED, "TypeError", (USE_MIN_MAX,), removed=True)),
+    ((fullnames.JNP + "clip",), Unsupported("a_max", any_argument, CLIP_REMOVED, "TypeError", (USE_MIN_MAX,), removed=True)),
+    ((fullnames.JNP + "clip",), Unsupported("a", any_argument, CLIP_REMOVED, "TypeError", (PASS_THE_ARRAY,), removed=True)),
+    (QUANTILES, Unsupported("interpolation", any_argument, INTERPOLATION_REMOVED, "TypeError", (USE_METHOD,), removed=True)),
     (QUANTILES, Unsupported("method", one_of(*NUMPY_ONLY_METHODS), SINCE_ALWAYS, "ValueError", (JAX_METHODS,))),
     (QUANTILES, Unsupported("method", one_of("inverted_cdf"), SINCE_ALWAYS, "ValueError", (JAX_METHODS,), until=INVERTED_CDF_ADDED)),
     (
-        (*QUANTILES, NUMPY + "median", NUMPY + "nanmedian"),
+        (*QUANTILES, fullnames.JNP + "median", fullnames.JNP + "nanmedian"),
         Unsupported("overwrite_input", one_of(True), SINCE_ALWAYS, "ValueError", (DROP_OVERWRITE,)),
     ),
-    ((NUMPY + "sort", NUMPY + "argsort"), Unsupported("kind", never_none, SINCE_ALWAYS, "TypeError", (USE_STABLE,))),
     (
-        (NUMPY + "array", NUMPY + "asarray", NUMPY + "copy"),
+        (fullnames.JNP + "sort", fullnames.JNP + "argsort"),
+        Unsupported("kind", never_none, SINCE_ALWAYS, "TypeError", (USE_STABLE,)),
+    ),
+    (
+        (fullnames.JNP + "array", fullnames.JNP + "asarray", fullnames.JNP + "copy"),
         Unsupported("order", none_of(None, "K"), SINCE_ALWAYS, "NotImplementedError", (DROP_ORDER,)),
     ),
     (
-        (NUMPY + "reshape", ARRAY_METHOD + "reshape"),
+        (fullnames.JNP + "reshape", ARRAY_METHOD + "reshape"),
         Unsupported("order", one_of("A"), SINCE_ALWAYS, "NotImplementedError", (ORDER_C_OR_F,)),
     ),
-    ((NUMPY + "reshape", ARRAY_METHOD + "reshape"), Unsupported("order", one_of("K"), SINCE_ALWAYS, "ValueError", (ORDER_C_OR_F,))),
     (
-        (NUMPY + "ravel", ARRAY_METHOD + "ravel", ARRAY_METHOD + "flatten"),
+        (fullnames.JNP + "reshape", ARRAY_METHOD + "reshape"),
+        Unsupported("order", one_of("K"), SINCE_ALWAYS, "ValueError", (ORDER_C_OR_F,)),
+    ),
+    (
+        (fullnames.JNP + "ravel", ARRAY_METHOD + "ravel", ARRAY_METHOD + "flatten"),
         Unsupported("order", one_of("A", "K"), SINCE_ALWAYS, "NotImplementedError", (ORDER_C_OR_F,)),
     ),
-    ((NUMPY + "gradient",), Unsupported("edge_order", never_none, SINCE_ALWAYS, "NotImplementedError", (DROP_EDGE_ORDER,))),
-    ((NUMPY + "take", ARRAY_METHOD + "take"), Unsupported("mode", one_of("raise"), SINCE_ALWAYS, "NotImplementedError", (NO_RAISE_MODE,))),
-    ((NUMPY + "put",), Unsupported("mode", one_of("raise"), SINCE_ALWAYS, "NotImplementedError", (PUT_MODES,))),
     (
-        (NUMPY + "take_along_axis", NUMPY + "put_along_axis"),
+        (fullnames.JNP + "gradient",),
+        Unsupported("edge_order", never_none, SINCE_ALWAYS, "NotImplementedError", (DROP_EDGE_ORDER,)),
+    ),
+    (
+        (fullnames.JNP + "take", ARRAY_METHOD + "take"),
+        Unsupported("mode", one_of("raise"), SINCE_ALWAYS, "NotImplementedError", (NO_RAISE_MODE,)),
+    ),
+    ((fullnames.JNP + "put",), Unsupported("mode", one_of("raise"), SINCE_ALWAYS, "NotImplementedError", (PUT_MODES,))),
+    (
+        (fullnames.JNP + "take_along_axis", fullnames.JNP + "put_along_axis"),
         Unsupported("mode", one_of("raise", "wrap"), SINCE_ALWAYS, "ValueError", (GATHER_MODES,)),
     ),
-    ((NUMPY + "fill_diagonal",), Unsupported("wrap", one_of(True), SINCE_ALWAYS, "NotImplementedError", (DROP_WRAP,))),
-    ((NUMPY + "meshgrid",), Unsupported("copy", one_of(False), SINCE_ALWAYS, "ValueError", (DROP_COPY,))),
-    ((NUMPY + "interp",), Unsupported("left", string_but("extrapolate"), SINCE_ALWAYS, "ValueError", (ONLY_EXTRAPOLATE,))),
-    ((NUMPY + "interp",), Unsupported("right", string_but("extrapolate"), SINCE_ALWAYS, "ValueError", (ONLY_EXTRAPOLATE,))),
+    ((fullnames.JNP + "fill_diagonal",), Unsupported("wrap", one_of(True), SINCE_ALWAYS, "NotImplementedError", (DROP_WRAP,))),
+    ((fullnames.JNP + "meshgrid",), Unsupported("copy", one_of(False), SINCE_ALWAYS, "ValueError", (DROP_COPY,))),
+    (
+        (fullnames.JNP + "interp",),
+        Unsupported("left", string_but("extrapolate"), SINCE_ALWAYS, "ValueError", (ONLY_EXTRAPOLATE,)),
+    ),
+    (
+        (fullnames.JNP + "interp",),
+        Unsupported("right", string_but("extrapolate"), SINCE_ALWAYS, "ValueError", (ONLY_EXTRAPOLATE,)),
+    ),
 )
 """Each check, with JAX's full names of the functions and ``Array`` methods it applies to."""
 
@@ -226,14 +243,14 @@ UNSUPPORTED_ARGUMENTS: Final[Mapping[str, tuple[Unsupported, ...]]] = by_functio
 
 INPLACE_FUNCTIONS: Final[Mapping[str, str]] = {
     **dict.fromkeys(inplace.FUNCTIONS, "ValueError"),
-    NUMPY + "fill_diagonal": "NotImplementedError",
+    fullnames.JNP + "fill_diagonal": "NotImplementedError",
     **dict.fromkeys(inplace.UFUNC_AT, "NotImplementedError"),
 }
 """The functions that raise unless ``inplace=False`` (``lib/inplace.py``), and the exception."""
 
 UNSUPPORTED_FUNCTIONS: Final[Mapping[str, tuple[str, str, tuple[str, ...]]]] = {
-    NUMPY + "fromfile": (NEVER_RUNS, "NotImplementedError", (READ_WITH_NUMPY.format(function="fromfile"),)),
-    NUMPY + "fromiter": (NEVER_RUNS, "NotImplementedError", (READ_WITH_NUMPY.format(function="fromiter"),)),
+    fullnames.JNP + "fromfile": (NEVER_RUNS, "NotImplementedError", (READ_WITH_NUMPY.format(function="fromfile"),)),
+    fullnames.JNP + "fromiter": (NEVER_RUNS, "NotImplementedError", (READ_WITH_NUMPY.format(function="fromiter"),)),
     fullnames.ARRAY: (NOT_A_CONSTRUCTOR, "TypeError", (MAKE_ARRAYS,)),
 }
 """The functions (and the class ``jnp.ndarray``, that is ``jax.Array``) that always raise."""
@@ -244,7 +261,7 @@ def callee_of(call: CallExpr, fullname: str) -> str:
     return source(call.callee) or fullname.rpartition(".")[2]
 
 
-def spelled(parameter: str, typ: Type) -> str:
+def spelled_argument(parameter: str, typ: Type) -> str:
     """``order="F"``, ``wrap=True``: the argument as the error names it."""
     known = known_values(typ)
     if known is not None and len(known) == 1:
@@ -270,8 +287,7 @@ def check_call(fullname: str) -> Callable[[HookContext], Type]:
         removed: list[tuple[Unsupported, Expression]] = []
         reported = False
         for check in checks:
-            arguments = given(ctx, check.parameter)
-            for arg, typ in arguments.pairs() if arguments is not None else ():
+            for arg, typ in passed(ctx, check.parameter):
                 if not check.rejects(typ):
                     continue
                 reported = True
@@ -292,7 +308,7 @@ def check_call(fullname: str) -> Callable[[HookContext], Type]:
 
 def report_argument(api: CheckerPluginInterface, context: Context, callee: str, check: Unsupported, typ: Type) -> None:
     """A value JAX refuses, with what to write instead."""
-    message = UNSUPPORTED.format(callee=callee, argument=spelled(check.parameter, typ), exception=check.exception)
+    message = UNSUPPORTED.format(callee=callee, argument=spelled_argument(check.parameter, typ), exception=check.exception)
     reporting.error_with_notes(api, context, ARGUMENT_CODE, message, check.advice)
 
 
@@ -301,7 +317,10 @@ def report_removed(api: CheckerPluginInterface, removed: list[tuple[Unsupported,
     checks = [check for check, _ in removed]
     parameters = ", ".join(f'"{check.parameter}"' for check in checks)
     message = REMOVED.format(
-        callee=callee, parameters=parameters, release=release.spelled(min(check.since for check in checks)), exception=checks[0].exception
+        callee=callee,
+        parameters=parameters,
+        release=release.spelled(min(check.since for check in checks)),
+        exception=checks[0].exception,
     )
     advice = list(dict.fromkeys(text for check in checks for text in check.advice))
     reporting.error_with_notes(api, removed[0][1], ARGUMENT_CODE, message, advice)
@@ -337,7 +356,7 @@ def inplace_advice(ctx: HookContext, callee: str, fullname: str, inplace_args: l
         array_text, indices, values = positional
         at_put = places.put_back(ctx.api, array, f"{array_text}.at[{indices}].{method}({values})", ctx.default_return_type)
         if at_put is not None:
-            advice.append(places.rewrite_note(USE_AT, at_put))
+            advice.append(places.rewrite_note(OR_USE_AT, at_put))
     return advice
 
 
@@ -353,14 +372,14 @@ def report_function(api: CheckerPluginInterface, call: CallExpr, callee: str, fu
     reporting.error_with_notes(api, call, FUNCTION_CODE, message.format(callee=callee, exception=exception), advice)
 
 
-CHECKED: Final = {*UNSUPPORTED_ARGUMENTS, *INPLACE_FUNCTIONS, *UNSUPPORTED_FUNCTIONS}
-METHODS: Final = {name for name in CHECKED if name.startswith(ARRAY_METHOD) or name in inplace.UFUNC_AT}
+CHECKED_FUNCTIONS: Final = {*UNSUPPORTED_ARGUMENTS, *INPLACE_FUNCTIONS, *UNSUPPORTED_FUNCTIONS}
+METHODS: Final = {name for name in CHECKED_FUNCTIONS if name.startswith(ARRAY_METHOD) or name in inplace.UFUNC_AT}
 """The full names that are methods (``Array.take``, ``ufunc.at``), hooked as methods of that
 one class: a subclass of ``jax.Array`` that inherits them is not followed."""
 
 RULE: Final = Rule(
     ARGUMENT_CODE,
     other_codes=(INPLACE_CODE, FUNCTION_CODE),
-    function_hooks={name: check_call(name) for name in sorted(CHECKED - METHODS)},
+    function_hooks={name: check_call(name) for name in sorted(CHECKED_FUNCTIONS - METHODS)},
     method_hooks={name: check_call(name) for name in sorted(METHODS)},
 )

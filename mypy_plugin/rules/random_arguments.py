@@ -29,17 +29,16 @@ from mypy.nodes import ARG_POS, CallExpr, ComplexExpr, Expression, FloatExpr, Na
 from mypy.plugin import CheckerPluginInterface, FunctionContext
 from mypy.types import Instance, LiteralType, Type
 
-from mypy_plugin.lib import checked_module, errorcodes, reporting
-from mypy_plugin.lib.arguments import given
+from mypy_plugin.lib import checked_module, errorcodes, fullnames, reporting
+from mypy_plugin.lib.arguments import passed
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import arguments_source, source
-from mypy_plugin.lib.types import members
+from mypy_plugin.lib.types import PYTHON_SCALARS, members
 
 KEY_CODE: Final = errorcodes.PRNG_KEY
 DTYPE_CODE: Final = errorcodes.RANDOM_DTYPE
 
 RANDOM: Final = "jax.random"
-MODULES: Final = ("jax._src.random.", "jax._src.random.core.")
 """Where ``jax.random``'s functions are defined: one module up to JAX 0.10.1, a package's
 ``core`` module from 0.10.2 (``jax/random.py`` re-exports them)."""
 
@@ -126,7 +125,6 @@ NUMPY_SCALARS: Final = {
     "numpy.bool": "a NumPy bool",
     "numpy.bool_": "a NumPy bool",
 }
-PYTHON_SCALARS: Final = {"builtins.int": "an int", "builtins.float": "a float", "builtins.bool": "a bool", "builtins.complex": "a complex"}
 FLOAT_SEEDS: Final = ("builtins.float", "builtins.complex")
 FLOAT_MAKERS: Final = frozenset(
     {
@@ -151,7 +149,7 @@ INTEGER_SEED: Final = "Pass an integer seed"
 WRONG_DTYPE: Final = '"{callee}" needs {kinds} dtype, not {dtype}; JAX raises {exception}'
 
 
-def python_scalar(typ: Type) -> str | None:
+def scalar_kinds(typ: Type) -> str | None:
     """``an int``, ``a float`` ...: what every member of ``typ`` is, where each is a Python or a
     NumPy scalar; None otherwise (an array, ``Any``, a union with either)."""
     found: list[str] = []
@@ -213,13 +211,13 @@ def check_random(function: str) -> Callable[[FunctionContext], Type]:
         callee = source(ctx.context.callee) or f"jax.random.{function}"
         if key_parameter is not None:
             for arg, typ in passed(ctx, key_parameter):
-                value = python_scalar(typ)
+                value = scalar_kinds(typ)
                 if value is not None:
                     report_key(ctx.api, arg, callee, value)
         if function in SEEDED:
             for arg, typ in passed(ctx, "seed"):
                 if float_by_its_making(arg, typ):
-                    report_seed(ctx.api, ctx.context, arg, callee, python_scalar(typ) or "a float")
+                    report_seed(ctx.api, ctx.context, arg, callee, scalar_kinds(typ) or "a float")
         if dtypes is not None:
             for arg, _ in passed(ctx, "dtype"):
                 written = dtype_kind(arg)
@@ -228,12 +226,6 @@ def check_random(function: str) -> Callable[[FunctionContext], Type]:
         return ctx.default_return_type
 
     return hook
-
-
-def passed(ctx: FunctionContext, parameter: str) -> list[tuple[Expression, Type]]:
-    """The arguments the call passes for ``parameter``, with their types (none if undecided)."""
-    found = given(ctx, parameter)
-    return found.pairs() if found is not None else []
 
 
 def report_key(api: CheckerPluginInterface, arg: Expression, callee: str, value: str) -> None:
@@ -268,10 +260,10 @@ def report_dtype(api: CheckerPluginInterface, arg: Expression, callee: str, func
     reporting.error_with_notes(api, arg, DTYPE_CODE, message, [advice])
 
 
-CHECKED: Final = sorted({*KEY_PARAMETERS, *SEEDED, *DTYPES})
+CHECKED_SAMPLERS: Final = sorted({*KEY_PARAMETERS, *SEEDED, *DTYPES})
 
 RULE: Final = Rule(
     KEY_CODE,
     other_codes=(DTYPE_CODE,),
-    function_hooks={module + name: check_random(name) for module in MODULES for name in CHECKED},
+    function_hooks={module + name: check_random(name) for module in fullnames.RANDOM_MODULES for name in CHECKED_SAMPLERS},
 )

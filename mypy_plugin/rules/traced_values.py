@@ -27,15 +27,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from mypy.nodes import CallExpr, Decorator, Expression, IndexExpr, MemberExpr, NameExpr, RefExpr
+from mypy.nodes import CallExpr, Decorator, Expression, IndexExpr, MemberExpr, NameExpr
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
 from mypy.types import FunctionLike, Type
 
-from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting, tracing, transforms
+from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting, tracing, transforms, types
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
 from mypy_plugin.lib.tracing import Site
-from mypy_plugin.lib.transforms import JIT, Traced
+from mypy_plugin.lib.transforms import JIT_KIND, TransformedFunction
 
 CODE: Final = errorcodes.TRACED_VALUE
 SHAPE_CODE: Final = errorcodes.TRACED_SHAPE
@@ -44,7 +44,7 @@ RAISES: Final = {
     tracing.BOOL: "TracerBoolConversionError",
     tracing.CONVERT: "ConcretizationTypeError",
     tracing.INDEX: "TracerIntegerConversionError",
-    tracing.NUMPY: "TracerArrayConversionError",
+    tracing.NUMPY_SITE: "TracerArrayConversionError",
     tracing.BOOLEAN_MASK: "NonConcreteBooleanIndexError",
     tracing.SIZE: "ConcretizationTypeError",
 }
@@ -91,26 +91,25 @@ def on_partial(ctx: FunctionSigContext) -> FunctionLike:
     """``partial(jax.jit, ...)`` (mypy's own plugin keeps its hooks for ``partial``: this one
     only reads)."""
     context = ctx.context
-    if isinstance(context, CallExpr) and context.args and isinstance(context.args[0], RefExpr):
-        if context.args[0].fullname in transforms.TRANSFORMS:
-            check(ctx.api, lambda: decorated_by(ctx.api, context))
+    if isinstance(context, CallExpr) and transforms.partial_transform(context) is not None:
+        check(ctx.api, lambda: decorated_by(ctx.api, context))
     return ctx.default_signature
 
 
-def called(api: CheckerPluginInterface, call: CallExpr) -> Traced | None:
+def called(api: CheckerPluginInterface, call: CallExpr) -> TransformedFunction | None:
     """``jax.jit(f, ...)`` for a function of the module, or ``@jax.jit(...)``."""
     tree = mypy_internals.module_tree(api)
     found = transforms.called(call, tree.fullname) if tree is not None else None
     return found if found is not None else decorated_by(api, call)
 
 
-def decorated_by(api: CheckerPluginInterface, call: CallExpr) -> Traced | None:
+def decorated_by(api: CheckerPluginInterface, call: CallExpr) -> TransformedFunction | None:
     """The transformed function ``call`` decorates (``@jax.jit(...)``, ``@partial(jax.jit, ...)``)."""
     decorator = checked_module.decorated_by(api, call)
     return transforms.decorated(decorator) if decorator is not None else None
 
 
-def check(api: CheckerPluginInterface, find: Callable[[], Traced | None]) -> None:
+def check(api: CheckerPluginInterface, find: Callable[[], TransformedFunction | None]) -> None:
     """Find the transformed function (``find``, only where mypy shows the module's errors: not
     in JAX's own modules, which call ``jax.jit`` too), walk it and report its sites, each time
     mypy checks the transform: mypy removes the same error reported twice on a line, and the
@@ -141,17 +140,17 @@ def describe_mask(node: Expression) -> str:
     return f'Boolean mask "{text}"' if text is not None and len(text) <= 60 else "A boolean mask"
 
 
-def report_value(api: CheckerPluginInterface, traced: Traced, site: Site) -> None:
+def report_value(api: CheckerPluginInterface, traced: TransformedFunction, site: Site) -> None:
     """``jax-traced-value``: a Python value of a tracer is needed."""
     error = RAISES[site.kind]
-    if site.kind == tracing.NUMPY:
+    if site.kind == tracing.NUMPY_SITE:
         message = f"{site.construct} converts {describe(site.value)} to NumPy under {traced.transform}; JAX raises {error}"
     else:
         message = f"{site.construct} needs the Python value of {describe(site.value)} under {traced.transform}; JAX raises {error}"
     reporting.error_with_notes(api, site.node, CODE, message, value_notes(api, traced, site))
 
 
-def value_notes(api: CheckerPluginInterface, traced: Traced, site: Site) -> list[str]:
+def value_notes(api: CheckerPluginInterface, traced: TransformedFunction, site: Site) -> list[str]:
     condition = source(site.value) or "pred"
     found: list[str] = []
     if site.kind == tracing.BOOL:
@@ -169,7 +168,7 @@ def value_notes(api: CheckerPluginInterface, traced: Traced, site: Site) -> list
         found.append(PRINT.format(value=source(site.value) or "x") if site.printing else KEEP_AN_ARRAY)
     elif site.kind == tracing.INDEX:
         found.append(FORI_LOOP if site.construct == '"range()"' else INDEX_AN_ARRAY)
-    elif site.kind == tracing.NUMPY:
+    elif site.kind == tracing.NUMPY_SITE:
         name = site.callee.rpartition(".")[2] if site.callee else "asarray"
         reference, _ = checked_module.reference(api, fullnames.JAX_NUMPY, name)
         found.append(USE_JAX_NUMPY.format(name=f"{reference}({source(site.value) or 'x'})"))
@@ -179,13 +178,13 @@ def value_notes(api: CheckerPluginInterface, traced: Traced, site: Site) -> list
     return found
 
 
-def static_note(api: CheckerPluginInterface, traced: Traced, value: Expression) -> str | None:
+def static_note(api: CheckerPluginInterface, traced: TransformedFunction, value: Expression) -> str | None:
     """For a parameter declared as a Python scalar under ``jax.jit``: how to make it static, in
     the form of the decorator written."""
-    if traced.kind != JIT or not isinstance(value, NameExpr) or value.name not in traced.traced:
+    if traced.kind != JIT_KIND or not isinstance(value, NameExpr) or value.name not in traced.traced_parameters:
         return None
     declared = transforms.declared_type(traced.function, value.name)
-    if declared is None or not transforms.python_scalar(declared):
+    if declared is None or not types.python_scalar(declared):
         return None
     names = f'static_argnames=("{value.name}",)'
     if traced.decorator is not None:
@@ -197,7 +196,7 @@ def static_note(api: CheckerPluginInterface, traced: Traced, value: Expression) 
     return STATIC.format(name=value.name, how=how)
 
 
-def report_shape(api: CheckerPluginInterface, traced: Traced, site: Site) -> None:
+def report_shape(api: CheckerPluginInterface, traced: TransformedFunction, site: Site) -> None:
     """``jax-traced-shape``: a shape would be made from traced values."""
     error = RAISES[site.kind]
     if site.kind == tracing.BOOLEAN_MASK:

@@ -1,0 +1,86 @@
+"""The one walker of compound statements: their blocks, every statement of a block, and the
+names a block assigns.
+
+Every compound statement is entered the same way wherever a rule looks inside one: both
+branches of ``if``, a loop's body and its ``else``, ``with``, ``try`` with its handlers, ``else``
+and ``finally``, every case of ``match``. Nested functions and classes are not entered: their
+statements are their own.
+"""
+
+from __future__ import annotations
+
+from mypy.nodes import (
+    AssignmentStmt,
+    Block,
+    Expression,
+    ForStmt,
+    IfStmt,
+    ListExpr,
+    MatchStmt,
+    NameExpr,
+    OperatorAssignmentStmt,
+    StarExpr,
+    Statement,
+    TryStmt,
+    TupleExpr,
+    WhileStmt,
+    WithStmt,
+)
+
+
+def compound_blocks(statement: Statement) -> list[Block]:
+    """The blocks of a compound statement (``if``, loops, ``with``, ``try``, ``match``; a bare
+    block is its own); none for any other statement."""
+    if isinstance(statement, IfStmt):
+        blocks = [*statement.body, statement.else_body]
+    elif isinstance(statement, (WhileStmt, ForStmt)):
+        blocks = [statement.body, statement.else_body]
+    elif isinstance(statement, WithStmt):
+        blocks = [statement.body]
+    elif isinstance(statement, TryStmt):
+        blocks = [statement.body, *statement.handlers, statement.else_body, statement.finally_body]
+    elif isinstance(statement, MatchStmt):
+        blocks = list(statement.bodies)
+    elif isinstance(statement, Block):
+        blocks = [statement]
+    else:
+        blocks = []
+    return [block for block in blocks if block is not None]
+
+
+def statements_in(block: Block) -> list[Statement]:
+    """Every statement of ``block`` and of the compound statements in it, outermost first."""
+    found: list[Statement] = []
+    pending = [block]
+    while pending:
+        for statement in pending.pop().body:
+            found.append(statement)
+            pending.extend(compound_blocks(statement))
+    return found
+
+
+def assigned_names(block: Block) -> set[str]:
+    """The names ``block`` binds anywhere in its statements: assignment and augmented assignment
+    targets, loop variables, ``with ... as`` and ``except ... as`` names."""
+    targets: list[Expression] = []
+    for statement in statements_in(block):
+        if isinstance(statement, AssignmentStmt):
+            targets += statement.lvalues
+        elif isinstance(statement, OperatorAssignmentStmt):
+            targets.append(statement.lvalue)
+        elif isinstance(statement, ForStmt):
+            targets.append(statement.index)
+        elif isinstance(statement, WithStmt):
+            targets += [target for target in statement.target if target is not None]
+        elif isinstance(statement, TryStmt):
+            targets += [name for name in statement.vars if name is not None]
+    found: set[str] = set()
+    while targets:
+        target = targets.pop()
+        if isinstance(target, NameExpr):
+            found.add(target.name)
+        elif isinstance(target, (TupleExpr, ListExpr)):
+            targets += target.items
+        elif isinstance(target, StarExpr):
+            targets.append(target.expr)
+    return found
