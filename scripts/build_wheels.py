@@ -4,7 +4,8 @@
     python -m pip install build          # once: PyPA's builder
     python scripts/build_wheels.py [--from 0.4.31] [--releases 0.7.2 0.10.2 ...] [--dist dist]
 
-For each release that pip serves, from one checkout: fetches JAX's wheel (nothing is
+For each release that the index serves (``releases.py``; ``--releases`` for some), from one
+checkout, whatever Python each needs: fetches JAX's wheel (nothing is
 installed), generates the refined stubs into a copy of the package sources, checks that they
 are JAX's own ``.pyi`` files with only the one line changed, sets the version
 (``<jax>.<revision>``, the revision of ``mypy_plugin/__init__.py``) and ``Requires-Python``
@@ -29,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generate_stubs  # noqa: E402
+import releases  # noqa: E402
 
 REPO = generate_stubs.REPO
 OLDEST = "0.4.31"  # the first release with a built-in Array.to_device
@@ -36,13 +38,7 @@ SOURCES = ["mypy_plugin", "pyproject.toml", "README.md", "LICENSE", "NOTICE"]
 """What the package is built from, besides the generated stubs."""
 
 
-def version_key(version: str) -> tuple[int, ...]:
-    """A release's numbers for ordering and for equality as PEP 440 compares them (trailing
-    zeros do not count: 0.9.0.1 equals 0.9.0.1.0)."""
-    parts = [int(part) for part in re.findall(r"\d+", version)]
-    while parts and parts[-1] == 0:
-        parts.pop()
-    return tuple(parts)
+version_key = releases.version_key
 
 
 def revision() -> str:
@@ -54,13 +50,9 @@ def revision() -> str:
 
 
 def served_releases(oldest: str) -> list[str]:
-    """JAX releases pip can fetch, from ``oldest`` on, oldest first."""
-    result = subprocess.run([sys.executable, "-m", "pip", "index", "versions", "jax"], capture_output=True, text=True)
-    match = re.search(r"Available versions: (.*)", result.stdout)
-    if result.returncode != 0 or match is None:
-        raise SystemExit(f"build_wheels: error: pip could not list jax releases: {result.stderr.strip()}")
-    versions = [v.strip() for v in match.group(1).split(",")]
-    return sorted((v for v in versions if version_key(v) >= version_key(oldest)), key=version_key)
+    """JAX releases the index serves, from ``oldest`` on, oldest first, whatever Python they
+    need (``releases.py``: ``pip index versions`` would hide those this Python cannot install)."""
+    return list(releases.served(oldest))
 
 
 def colliding_versions(releases: list[str], rev: str) -> list[tuple[str, str]]:

@@ -44,26 +44,24 @@ class GenerationError(Exception):
     """A problem the user can act on; printed as one line."""
 
 
+NEWER_PYTHONS = ("3.12", "3.13", "3.14")
+"""Pythons pip is told it fetches for when the running one is older than a release needs
+(JAX 0.11.0 and later need 3.12): nothing is installed, so any will do."""
+
+
 def download_wheel(version: str, into: Path) -> Path:
-    """JAX's wheel for ``version``, fetched by pip without installing anything."""
-    command = [
-        sys.executable,
-        "-m",
-        "pip",
-        "download",
-        "--quiet",
-        "--no-deps",
-        "--only-binary=:all:",
-        f"jax=={version}",
-        "--dest",
-        str(into),
-    ]
-    result = subprocess.run(command, capture_output=True, text=True)
-    wheels = sorted(into.glob(f"jax-{version}-*.whl"))
-    if result.returncode != 0 or not wheels:
-        detail = (result.stderr.strip().splitlines() or ["no wheel found"])[-1]
-        raise GenerationError(f"pip could not fetch the jax {version} wheel: {detail}")
-    return wheels[0]
+    """JAX's wheel for ``version``, fetched by pip without installing anything, for this Python
+    or, where the release needs a newer one, for the first newer one that it accepts."""
+    detail = "no wheel found"
+    for python in (None, *NEWER_PYTHONS):
+        command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:"]
+        command += ["--python-version", python] if python else []
+        result = subprocess.run([*command, f"jax=={version}", "--dest", str(into)], capture_output=True, text=True)
+        wheels = sorted(into.glob(f"jax-{version}-*.whl"))
+        if result.returncode == 0 and wheels:
+            return wheels[0]
+        detail = (result.stderr.strip().splitlines() or [detail])[-1]
+    raise GenerationError(f"pip could not fetch the jax {version} wheel: {detail}")
 
 
 def jax_stub_files(wheel: Path) -> dict[str, str]:

@@ -21,7 +21,9 @@ any cell fails.
 from __future__ import annotations
 
 import argparse
+import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -32,7 +34,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 WORK = REPO / ".matrix"
-JAX_RELEASES = ["0.4.31", "0.7.2", "0.10.2"]  # oldest supported, one in the middle, newest
+JAX_RELEASES = ["0.4.31", "0.7.2", "0.10.2", "0.12.0.1"]
+"""The oldest supported, one in the middle, the one this checkout describes (the newest for the
+machines' default Python 3.11) and the newest, which needs Python 3.12 (``python_for``)."""
+SUITE_JAX = (REPO / "jax_stubs" / "JAX_VERSION").read_text().strip()
 MYPY_RELEASES = ["1.19.0", "2.4.1"]  # lowest and highest supported
 TEST_TOOLS = ["pytest>=8", "pytest-mypy-plugins>=4.1,<5", "PyYAML>=6"]
 JAX_TESTS = ["tests/typecheck", "tests/test_runtime_truth.py", "tests/test_rewrites_in_place.py", "tests/test_traced_tables.py"]
@@ -41,6 +46,25 @@ MYPY_TESTS = [
     "tests/test_mypy_internals.py",
     "tests/test_lint.py",  # jax-stubs lint drives mypy through its programmatic interface
 ]
+
+
+def python_for(jax: str) -> str:
+    """A Python that can install ``jax`` (its ``Requires-Python``, from ``install/releases.py``):
+    this one if it can, else the first newer one found as ``python3.X`` on the PATH or among
+    pyenv's versions (the machines have 3.12 and 3.13 beside the default 3.11)."""
+    sys.path.insert(0, str(REPO))
+    from mypy_plugin.install.releases import RELEASES
+
+    floor = tuple(int(part) for part in re.findall(r"\d+", RELEASES.get(jax, ">=3.0"))[:2])
+    if sys.version_info[:2] >= floor:
+        return sys.executable
+    pyenv = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
+    for minor in range(floor[1], floor[1] + 4):
+        name = f"python{floor[0]}.{minor}"
+        for candidate in [shutil.which(name), *sorted(glob.glob(f"{pyenv}/versions/{floor[0]}.{minor}.*/bin/{name}"))]:
+            if candidate and subprocess.run([candidate, "-c", "import venv"], capture_output=True).returncode == 0:
+                return candidate
+    raise SystemExit(f"matrix: error: jax {jax} needs Python {RELEASES.get(jax)}; none found on the PATH or in {pyenv}/versions")
 
 
 def sh(command: list[str], log: Path, **kwargs: object) -> None:
@@ -73,7 +97,7 @@ def run_cell(jax: str, mypy: str, tests: list[str]) -> tuple[bool, float, Path]:
     pip = [str(python), "-m", "pip", "--disable-pip-version-check", "-q"]
     try:
         if not python.exists():
-            sh([sys.executable, "-m", "venv", str(venv)], log)
+            sh([python_for(jax), "-m", "venv", str(venv)], log)
         sh([str(python), str(source / "scripts/generate_stubs.py"), "--jax", jax], log)
         with tempfile.TemporaryDirectory() as dist, tempfile.TemporaryDirectory() as cache:
             sh([*pip, "wheel", "--no-deps", "-w", dist, str(source)], log)
@@ -97,23 +121,23 @@ def version(text: str) -> tuple[int, ...]:
 
 
 def cells_of(jax_releases: list[str], mypy_releases: list[str], every_pair: bool) -> list[tuple[str, str, list[str]]]:
-    """The cells, each with its tests: every older JAX release with the newest mypy (``JAX_TESTS``),
-    and each older mypy with the newest JAX (``MYPY_TESTS``): what a mypy release changes is the
-    plugin interface, the same for every JAX, while a JAX release changes the stubs and the
-    runtime. The newest of both is the suite's own run, left out. ``every_pair``: every pair but
-    that one, each with both lists. The older mypy's cells start first: they load their cache
-    more slowly, so the workers finish together."""
-    newest_mypy, newest_jax = max(mypy_releases, key=version), max(jax_releases, key=version)
+    """The cells, each with its tests: every JAX release but the suite's with the newest mypy
+    (``JAX_TESTS``), and each older mypy with the suite's JAX (``MYPY_TESTS``): what a mypy
+    release changes is the plugin interface, the same for every JAX, while a JAX release changes
+    the stubs and the runtime. The suite's JAX with the newest mypy is the suite's own run, left
+    out. ``every_pair``: every pair but that one, each with both lists. The older mypy's cells
+    start first: they load their cache more slowly, so the workers finish together."""
+    newest_mypy = max(mypy_releases, key=version)
     cells = []
     for mypy in sorted(mypy_releases, key=version):
         for jax in jax_releases:
-            if (jax, mypy) == (newest_jax, newest_mypy):
+            if (jax, mypy) == (SUITE_JAX, newest_mypy):
                 continue
             if every_pair:
                 cells.append((jax, mypy, sorted({*JAX_TESTS, *MYPY_TESTS})))
             elif mypy == newest_mypy:
                 cells.append((jax, mypy, JAX_TESTS))
-            elif jax == newest_jax:
+            elif jax == SUITE_JAX:
                 cells.append((jax, mypy, MYPY_TESTS))
     return cells
 

@@ -137,3 +137,24 @@ def test_the_wheel_carries_the_license_the_notice_and_the_command() -> None:
     assert dist.metadata["Requires-Python"] == PYPROJECT_REQUIRES_PYTHON
     [script] = [e for e in dist.entry_points if e.group == "console_scripts"]
     assert (script.name, script.value) == ("jax-stubs", "mypy_plugin.__main__:main")
+
+
+def test_releases_are_listed_whatever_python_they_need() -> None:
+    """The index's listing, not ``pip index versions`` under this Python: JAX 0.11.0 and later
+    need Python 3.12, and are listed under 3.11 too, each with its floor; the package's table
+    holds what was listed when it was written."""
+    import releases
+
+    served = releases.served()
+    assert {"0.11.0", "0.12.0.1"} <= set(served) and served["0.12.0.1"] == ">=3.12", served
+    assert served["0.4.31"] == ">=3.10" and "0.4.32" not in served
+    from mypy_plugin.install.releases import RELEASES
+
+    assert RELEASES == {version: requires for version, requires in served.items() if version in RELEASES}
+
+
+def test_a_release_that_needs_a_newer_python_is_fetched(tmp_path: Path) -> None:
+    """JAX 0.12.0.1 needs Python 3.12; the suite's Python (3.11) fetches its wheel all the same."""
+    wheel = generator.download_wheel("0.12.0.1", tmp_path)
+    assert generator.jax_requires_python(wheel) == ">=3.12"
+    assert generator.refine(generator.jax_stub_files(wheel)[generator.REFINED_FILE]).count("stream: None") == 1

@@ -20,7 +20,8 @@ import pytest
 from environments import JAX, linked_environment
 from mypy_runs import BIN, PYTHON, Daemon, run_mypy, shared_cache
 
-from mypy_plugin.install import messages
+from mypy_plugin.install import messages, releases
+from mypy_plugin.install.compat import parse_version
 from mypy_plugin.install.diagnosis import Diagnosis, Installer
 from mypy_plugin.lib.stderr import PREFIX
 
@@ -110,6 +111,28 @@ def test_mismatch_with_a_jax_that_is_not_a_release(tmp_path: Path) -> None:
     result = run_mypy(tmp_path, "a.py", cache=tmp_path / "cache", env=env)
     assert report_lines(result.stdout) == expected_report("a.py", 1, jax="0.10.3.dev20261130")
     assert "is not a release" in result.stdout and "jax-stubs==0.10.3" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("jax", "says"),
+    [("99.0.0", "no jax-stubs release describes jax 99.0.0 yet"), ("0.4.32", "jax 0.4.32 is not a release the package index serves")],
+)
+def test_check_of_a_jax_no_stubs_describe_prints_a_command_that_exists(jax: str, says: str, tmp_path: Path) -> None:
+    """A JAX newer than every release of ``install/releases.py`` (or one the index does not
+    serve: 0.4.32 was withdrawn) gets no "install jax-stubs==<it>" that cannot work, but the
+    newest JAX that has stubs."""
+    env = environment_with_jax(jax, tmp_path / "site")
+    result = check(cwd=tmp_path, env=env)
+    assert result.returncode == 1, result.stdout
+    [note] = [line for line in result.stdout.splitlines() if says in line]
+    newest = max(releases.RELEASES, key=parse_version)
+    assert note.endswith(f'-m pip install "jax=={newest}"') and f"jax-stubs=={jax}" not in result.stdout, note
+
+
+def test_the_release_table_holds_this_release_in_order() -> None:
+    assert STUBS in releases.RELEASES
+    assert list(releases.RELEASES) == sorted(releases.RELEASES, key=parse_version)
+    assert all(requires.startswith(">=3.") for requires in releases.RELEASES.values())
 
 
 def test_matching_release_reports_nothing(tmp_path: Path) -> None:

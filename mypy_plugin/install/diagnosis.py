@@ -13,7 +13,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 from mypy_plugin import __version__
-from mypy_plugin.install import installed, messages
+from mypy_plugin.install import installed, messages, releases
 from mypy_plugin.install.compat import parse_version
 
 OLDEST_JAX = "0.4.31"
@@ -111,7 +111,8 @@ class Diagnosis:
     def environment_problems(self) -> list[str]:
         """Broken installs: the plugin says so once and leaves mypy's result alone."""
         if self.folder is None:
-            return [messages.stubs_not_installed(self.installer.install(f"jax-stubs=={self.release}"))]
+            wanted = self.stubs_for(self.jax) if self.jax in releases.RELEASES else f"jax-stubs=={self.release}"
+            return [messages.stubs_not_installed(self.installer.install(wanted))]
         if self.missing:
             reinstall = self.installer.install(f"jax-stubs=={self.release}", reinstall=True)
             missing = [str(m.relative_to(self.folder)) for m in self.missing]
@@ -150,6 +151,13 @@ class Diagnosis:
             fix = messages.jax_not_a_release(self.jax)
         elif parse_version(self.jax) < parse_version(OLDEST_JAX):
             fix = messages.jax_too_old(self.jax, OLDEST_JAX)
+        elif self.jax not in releases.RELEASES:
+            newest = max(releases.RELEASES, key=parse_version)
+            install_newest = self.installer.install(f"jax=={newest}")
+            if parse_version(self.jax) > parse_version(newest):
+                fix = messages.no_stubs_yet(self.jax, newest, self.stubs, install_newest)
+            else:
+                fix = messages.no_stubs_for(self.jax, self.stubs, install_newest)
         else:
             fix = messages.install_matching_stubs(self.jax, self.installer.install(self.stubs_for(self.jax)))
         return [messages.WHY_VERSIONS_MATTER, fix]

@@ -31,6 +31,20 @@ def jax_too_old(jax: str, oldest: str) -> str:
     )
 
 
+def no_stubs_yet(jax: str, newest: str, stubs: str, command: str) -> str:
+    return (
+        f"no jax-stubs release describes jax {jax} yet (the newest describes jax {newest}): keep the stubs for jax {stubs}, "
+        f"which hold where JAX has not changed since, or install the newest JAX that has stubs: {command}"
+    )
+
+
+def no_stubs_for(jax: str, stubs: str, command: str) -> str:
+    return (
+        f"jax {jax} is not a release the package index serves, so no jax-stubs describe it: keep the stubs for jax {stubs}, "
+        f"or install a served release: {command}"
+    )
+
+
 def jax_not_a_release(jax: str) -> str:
     return (
         f"jax {jax} is not a release, and stubs are made for releases only: use the stubs of the "

@@ -23,6 +23,12 @@ STUBS: Final = parse_version(__version__)[:3]
 """The JAX release of this package (``0.10.2.0`` -> ``(0, 10, 2)``)."""
 
 
+NEGATIVE_ARGNUMS_BY_SIGNATURE: Final[Release] = (0, 12, 0)
+"""From this release, ``jax.jit`` resolves a negative ``static_argnums`` or ``donate_argnums``
+against the function's positional parameters (when it takes no ``*args``); before, against each
+call's positional arguments (``jax/_src/api_util.py``, ``infer_argnums_and_argnames``)."""
+
+
 def at_least(first: Release) -> bool:
     """Whether the stubs' release is ``first`` or later."""
     return STUBS >= first

@@ -21,6 +21,7 @@ from mypy.nodes import (
     ARG_NAMED_OPT,
     ARG_OPT,
     ARG_POS,
+    ARG_STAR,
     CallExpr,
     Decorator,
     Expression,
@@ -33,7 +34,7 @@ from mypy.nodes import (
 )
 from mypy.types import AnyType, CallableType, Type, get_proper_type
 
-from mypy_plugin.lib import fullnames, types
+from mypy_plugin.lib import fullnames, release, types
 from mypy_plugin.lib.source import int_literal
 from mypy_plugin.lib.types import members
 
@@ -144,7 +145,7 @@ def traced_function(
         statics: set[str] | None = set()
         for kind, options in stack:
             if kind == JIT_KIND and statics is not None:
-                found = static_names(options, positional)
+                found = static_names(options, positional, any(arg.kind == ARG_STAR for arg in function.arguments))
                 statics = None if found is None else statics | found
         candidates = None if statics is None else {name for name in positional + keyword_only if name not in statics}
         kind = JIT_KIND
@@ -158,12 +159,15 @@ def traced_function(
     return TransformedFunction(function, kind, traced, written)
 
 
-def static_names(options: Sequence[tuple[str | None, Expression]], positional: Sequence[str | None]) -> set[str] | None:
+def static_names(options: Sequence[tuple[str | None, Expression]], positional: Sequence[str | None], star_args: bool) -> set[str] | None:
     """The parameters ``static_argnums`` and ``static_argnames`` make static (JAX reads each
     from the other through the signature when only one is given); None when that depends on
     the call or cannot be read: an option that is not a literal or not given by name, both
     options at once (then an argument is static only if passed the way its option says), or a
-    negative number (JAX counts it from the end of each call's positional arguments)."""
+    negative number where JAX counts it from the end of each call's positional arguments
+    (before ``release.NEGATIVE_ARGNUMS_BY_SIGNATURE``, or for a function with ``*args``);
+    from that release JAX counts it from the end of the function's positional parameters."""
+    by_signature = release.at_least(release.NEGATIVE_ARGNUMS_BY_SIGNATURE) and not star_args and bool(positional)
     names: set[str] = set()
     given = {name for name, _ in options if name in ("static_argnums", "static_argnames")}
     if len(given) > 1:
@@ -173,6 +177,8 @@ def static_names(options: Sequence[tuple[str | None, Expression]], positional: S
             return None
         if name == "static_argnums":
             numbers = literal_items(value, int)
+            if numbers is not None and by_signature:
+                numbers = [n % len(positional) if n < 0 else n for n in numbers]
             if numbers is None or any(n < 0 for n in numbers):
                 return None
             names.update(found for found in (positional[n] for n in numbers if n < len(positional)) if found is not None)

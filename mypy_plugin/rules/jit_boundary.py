@@ -182,7 +182,7 @@ def wrapped(api: CheckerPluginInterface, wrapping: Wrapping, made: Type) -> Type
     if not valid or wrapping.method or wrapping.options is None or not isinstance(proper, Instance) or not jitted.is_wrapper(proper):
         return made
     positional = [name for name, kind in zip(wrapping.function.arg_names, wrapping.function.arg_kinds) if kind.is_positional()]
-    statics = transforms.static_names(wrapping.options, positional)
+    statics = transforms.static_names(wrapping.options, positional, ARG_STAR in wrapping.function.arg_kinds)
     if statics is None:
         return made
     if shown:
