@@ -22,6 +22,8 @@ import numpy as np
 import yaml
 
 TYPECHECK = Path(__file__).parent / "typecheck"
+IN_AN_UNCHECKED_BODY = re.compile(r"^main:(\d+): note: At line (\d+), in the body of ")
+"""A report made at a transform for a line of a body mypy does not check: JAX raises there."""
 RELEASE_SKIP = re.compile(
     r"tuple\(int\(part\) for part in __import__\('jax'\)\.__version__\.split\('\.'\)\[:3\]\)"
     r" (?P<op><|>=) \((?P<release>[\d, ]+)\)"
@@ -83,7 +85,7 @@ RULES = (
         ),
     ]
     + by_exception(
-        r" under jax\.(?:jit|vmap); ",
+        r" under jax\.(?:jit|vmap|lax\.\w+); ",
         {
             ("jax-traced-value", "TracerBoolConversionError"): re.compile(r"^Attempted boolean conversion of traced array"),
             ("jax-traced-value", "ConcretizationTypeError"): CONCRETIZATION,
@@ -205,7 +207,8 @@ class Case:
     def misuses(self) -> list[tuple[int, Rule]]:
         """The lines of ``main`` that the type check reports as a misuse, with the rule."""
         found = {(int(m.group(1)), rule.code): rule for line in self.out_lines for rule in RULES if (m := rule.reported.match(line))}
-        return sorted(((line, rule) for (line, _), rule in found.items()), key=lambda pair: pair[0])
+        moved = {int(m.group(1)): int(m.group(2)) for line in self.out_lines if (m := IN_AN_UNCHECKED_BODY.match(line))}
+        return sorted(((moved.get(line, line), rule) for (line, _), rule in found.items()), key=lambda pair: pair[0])
 
     @property
     def misuse_lines(self) -> list[int]:

@@ -21,6 +21,7 @@ from typing import Final
 
 from mypy.nodes import (
     ARG_POS,
+    GDEF,
     LDEF,
     AssertStmt,
     AssignmentExpr,
@@ -37,12 +38,14 @@ from mypy.nodes import (
     DictionaryComprehension,
     Expression,
     ExpressionStmt,
+    FloatExpr,
     ForStmt,
     FuncDef,
     GeneratorExpr,
     GlobalDecl,
     IfStmt,
     IndexExpr,
+    IntExpr,
     ListComprehension,
     ListExpr,
     MemberExpr,
@@ -70,16 +73,35 @@ from mypy.types import CallableType, Instance, Overloaded, TupleType, Type, get_
 
 from mypy_plugin.lib import fullnames, statements, types
 from mypy_plugin.lib.source import int_literal, source
-from mypy_plugin.lib.transforms import JIT_KIND, TransformedFunction
+from mypy_plugin.lib.transforms import TransformedFunction
 
 TRACED: Final = "traced"
 MASK: Final = "mask"
 """A tracer, and a tracer of booleans (a comparison, ``~``, ``&`` of them, ``jnp.isnan``)."""
+CANDIDATE: Final = "candidate"
+"""A tracer or a pytree of tracers (a list, a dict): an unannotated parameter of a transformed
+function, an item of one. A use that only an array or a number can serve (arithmetic, an order
+comparison with a number, an array method, ``int()``, ``range()``) proves it a tracer there; a
+truth test, ``==``, ``len()``, iteration and attributes do not (a list or a pytree class runs)."""
 State = None | str | tuple["State", ...]
-"""What the walk knows of a value: None (undecided), ``TRACED``, ``MASK``, or a tuple of states."""
+"""What the walk knows of a value: None (undecided), ``TRACED``, ``MASK``, ``CANDIDATE``, or a
+tuple of states."""
 
 CONCRETE_ATTRIBUTES: Final = frozenset({"shape", "ndim", "dtype", "size", "weak_type", "sharding", "aval", "itemsize", "nbytes"})
 """Attributes of a tracer that are Python values known while tracing."""
+ARRAY_METHODS: Final = frozenset(
+    {
+        "sum", "mean", "max", "min", "std", "var", "prod", "any", "all", "argmax", "argmin", "cumsum", "cumprod",
+        "reshape", "astype", "transpose", "ravel", "flatten", "squeeze", "dot", "clip", "round", "conj", "conjugate",
+        "item", "tolist", "nonzero", "ptp", "diagonal", "swapaxes", "argsort", "block_until_ready",
+    }
+)  # fmt: skip
+"""Methods of ``jax.Array`` that no list, dict or tuple has: called on a ``CANDIDATE``, it is an
+array there, and a tracer."""
+NUMBER_ONLY_OPERATORS: Final = frozenset({"-", "/", "//", "**", "@", "%"})
+"""Operators no list, dict or tuple supports: with a ``CANDIDATE`` operand, a tracer."""
+ORDER_OPERATORS: Final = frozenset({"<", "<=", ">", ">="})
+PYTHON_SEQUENCES: Final = frozenset({"builtins.list", "builtins.tuple"})
 CONVERTING_METHODS: Final = frozenset({"item", "tolist"})
 SHAPE_MAKING_METHODS: Final = frozenset({"nonzero"})
 SHAPE_MAKING_FUNCTIONS: Final = frozenset(
@@ -167,6 +189,8 @@ class Site:
 def merge(a: State, b: State) -> State:
     if a == b:
         return a
+    if CANDIDATE in (a, b) and {a, b} <= {CANDIDATE, TRACED, MASK}:
+        return CANDIDATE
     if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
         return tuple(merge(x, y) for x, y in zip(a, b))
     if {a, b} == {TRACED, MASK}:
@@ -176,6 +200,32 @@ def merge(a: State, b: State) -> State:
 
 def is_traced(state: State) -> bool:
     return state in (TRACED, MASK)
+
+
+def holds_tracers(state: State) -> bool:
+    """A tracer, or a ``CANDIDATE``: a tracer or a pytree of them."""
+    return state in (TRACED, MASK, CANDIDATE)
+
+
+def is_number(node: Expression) -> bool:
+    """A number as written (``2``, ``0.5``, ``-1``): what no list, dict or tuple is compared
+    with or added to."""
+    if isinstance(node, UnaryExpr) and node.op in ("-", "+"):
+        node = node.expr
+    return isinstance(node, (IntExpr, FloatExpr))
+
+
+def python_sequence(node: Expression) -> bool:
+    """A list or tuple as written, or a module-level name of one (``SCALES = [1.0, 2.0]``):
+    indexing it with a tracer needs the tracer's Python value."""
+    if isinstance(node, (ListExpr, TupleExpr)):
+        return True
+    if isinstance(node, NameExpr) and node.kind == GDEF and isinstance(node.node, Var) and node.node.type is not None:
+        proper = get_proper_type(node.node.type)
+        return isinstance(proper, TupleType) or (
+            isinstance(proper, Instance) and proper.type.fullname in ("builtins.list", "builtins.tuple")
+        )
+    return False
 
 
 Env = dict[str, State]
@@ -236,14 +286,15 @@ class Walk:
 
     def __init__(self, transformed: TransformedFunction) -> None:
         self.transformed = transformed
-        self.staged = transformed.kind == JIT_KIND
+        self.staged = transformed.staged
         self.sites: dict[tuple[str, int, int], Site] = {}
         self.printing = 0
         self.outside: set[str] = set()
         """Names declared ``global`` or ``nonlocal``: never local values."""
 
     def run(self) -> list[Site]:
-        env: Env = {name: TRACED for name in self.transformed.traced_parameters}
+        env: Env = {name: CANDIDATE for name in self.transformed.leaf_parameters}
+        env.update({name: TRACED for name in self.transformed.traced_parameters})
         self.block(self.transformed.function.body, env)
         return sorted(self.sites.values(), key=lambda site: (site.node.line, site.node.column))
 
@@ -358,7 +409,7 @@ class Walk:
             self.value(node, env)
             return None
         state = self.value(node, env)
-        return TRACED if is_traced(state) else None
+        return state if holds_tracers(state) and not isinstance(state, tuple) else None
 
     def with_statement(self, node: WithStmt, env: Env) -> None:
         for expr in node.expr:
@@ -431,7 +482,7 @@ class Walk:
                 self.test(node.left, f'"{node.op}"', env)
                 self.value(node.right, env)
                 return None
-            return self.operator(node.op, self.value(node.left, env), self.value(node.right, env))
+            return self.operator(node.op, self.value(node.left, env), self.value(node.right, env), node.left, node.right)
         if isinstance(node, ComparisonExpr):
             return self.comparison(node, env)
         if isinstance(node, UnaryExpr):
@@ -440,8 +491,8 @@ class Walk:
                 return None
             state = self.value(node.expr, env)
             if node.op == "~":
-                return MASK if state == MASK else (TRACED if is_traced(state) else None)
-            return TRACED if is_traced(state) else None
+                return MASK if state == MASK else (TRACED if holds_tracers(state) else None)
+            return TRACED if holds_tracers(state) else None
         if isinstance(node, ConditionalExpr):
             self.test(node.cond, "a conditional expression", env)
             return merge(self.value(node.if_expr, env), self.value(node.else_expr, env))
@@ -471,16 +522,32 @@ class Walk:
             return None
         return None  # literals, lambdas (not walked), and what else the walk does not follow
 
-    def operator(self, op: str, left: State, right: State) -> State:
+    def operator(
+        self, op: str, left: State, right: State, left_node: Expression | None = None, right_node: Expression | None = None
+    ) -> State:
         if op in ("&", "|", "^") and MASK in (left, right) and all(s in (MASK, None) for s in (left, right)):
             return MASK
-        return TRACED if is_traced(left) or is_traced(right) else None
+        if is_traced(left) or is_traced(right):
+            return TRACED
+        if CANDIDATE not in (left, right):
+            return None
+        if op in NUMBER_ONLY_OPERATORS:
+            return TRACED
+        other = right_node if left == CANDIDATE else left_node
+        if op == "+" and other is not None and is_number(other):
+            return TRACED  # a list or tuple is not added to a number
+        if op == "*" and isinstance(other, FloatExpr):
+            return TRACED  # a list or tuple is repeated by an int only
+        return CANDIDATE if left == right == CANDIDATE or op in ("+", "*", "|") else None
 
     def comparison(self, node: ComparisonExpr, env: Env) -> State:
         states = [self.value(operand, env) for operand in node.operands]
         if any(op in ("is", "is not", "in", "not in") for op in node.operators):
             return None
-        pairs = [is_traced(a) or is_traced(b) for a, b in zip(states, states[1:])]
+        pairs = [
+            is_traced(a) or is_traced(b) or (op in ORDER_OPERATORS and CANDIDATE in (a, b) and ordered(a, b, left, right))
+            for op, a, b, left, right in zip(node.operators, states, states[1:], node.operands, node.operands[1:])
+        ]
         if len(pairs) > 1 and pairs[0]:
             self.site(BOOL, node, node, "a chained comparison")
         return MASK if any(pairs) else None
@@ -490,13 +557,15 @@ class Walk:
         index = self.value(node.index, env)
         if index == MASK and is_traced(base):
             self.site(BOOLEAN_MASK, node, node.index, "indexing")
-        if is_traced(index) and isinstance(node.base, (ListExpr, TupleExpr)):
+        if holds_tracers(index) and python_sequence(node.base):
             self.site(INDEX, node, node.index, "indexing a Python sequence")
         if isinstance(base, tuple):
             position = int_literal(node.index)
             if position is not None and -len(base) <= position < len(base):
                 return base[position]
             return None
+        if base == CANDIDATE:
+            return CANDIDATE  # an item of a pytree: a leaf or a pytree again
         return TRACED if is_traced(base) else None
 
     def call(self, node: CallExpr, env: Env) -> State:
@@ -514,16 +583,18 @@ class Walk:
             self.printing -= printing
         positional = [(arg, state) for arg, state, kind in zip(node.args, args, node.arg_kinds) if kind == ARG_POS]
         first = positional[0] if positional else None
-        traced_args = any(is_traced(state) for state in args)
+        traced_args = any(holds_tracers(state) for state in args)
+        if receiver == CANDIDATE and isinstance(callee, MemberExpr) and callee.name in ARRAY_METHODS:
+            receiver = TRACED  # only an array has this method
         if fullname == "builtins.bool" and first and is_traced(first[1]):
             self.site(BOOL, node, first[0], '"bool()"')
             return None
-        if fullname in CONVERTERS and first and is_traced(first[1]):
+        if fullname in CONVERTERS and first and holds_tracers(first[1]):
             self.site(CONVERT, node, first[0], CONVERTERS[fullname])
             return None
         if fullname == "builtins.range":
             for arg, state in positional:
-                if is_traced(state):
+                if holds_tracers(state):
                     self.site(INDEX, node, arg, '"range()"')
                     break
             return None
@@ -560,6 +631,13 @@ class Walk:
             for condition in conditions:
                 self.test(condition, "a comprehension condition", inner)
         self.value(node.left_expr, inner)
+
+
+def ordered(a: State, b: State, left: Expression, right: Expression) -> bool:
+    """Whether an order comparison of a ``CANDIDATE`` proves it a tracer: against a number or a
+    tracer (two lists compare, item by item)."""
+    other, node = (b, right) if a == CANDIDATE else (a, left)
+    return is_traced(other) or is_number(node)
 
 
 def called_as(callee: Expression, fullname: str) -> str:

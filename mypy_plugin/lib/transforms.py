@@ -22,6 +22,7 @@ from mypy.nodes import (
     ARG_OPT,
     ARG_POS,
     ARG_STAR,
+    FUNC_NO_INFO,
     CallExpr,
     Decorator,
     Expression,
@@ -39,6 +40,9 @@ from mypy_plugin.lib.source import int_literal
 from mypy_plugin.lib.types import members
 
 JIT_KIND: Final = "jit"
+LAX_KIND: Final = "lax"
+"""A function ``jax.lax`` control flow calls with tracers (a loop body, a branch): staged like
+``jax.jit``'s, under ``jax.jit`` or not."""
 VMAP_KIND: Final = "vmap"
 TRANSFORMS: Final = {fullnames.JIT: JIT_KIND, fullnames.VMAP: VMAP_KIND}
 """The full names of the transforms, and the kind each one is."""
@@ -55,21 +59,41 @@ class TransformedFunction:
     """A function transformed by ``jax.jit`` or ``jax.vmap``: whether the calls of JAX inside it
     are staged (``jit``: every result is a tracer) and which parameters are traced."""
 
-    __slots__ = ("function", "kind", "traced_parameters", "decorator")
+    __slots__ = ("function", "kind", "traced_parameters", "leaf_parameters", "decorator", "name")
 
-    def __init__(self, function: FuncDef, kind: str, traced: frozenset[str], decorator: Expression | None) -> None:
+    def __init__(
+        self,
+        function: FuncDef,
+        kind: str,
+        traced: frozenset[str],
+        decorator: Expression | None,
+        leaves: frozenset[str] = frozenset(),
+        name: str = "",
+    ) -> None:
         self.function = function
         self.kind = kind
         """``jit`` when a ``jax.jit`` is among the transforms, else ``vmap``."""
         self.traced_parameters = traced
         """The parameters that are certainly tracers (declared as arrays or scalars, not static,
         batched under ``vmap``)."""
+        self.leaf_parameters = leaves
+        """The parameters written without a type (or typed ``Any``) and without a default, not
+        static (batched under ``vmap``): each holds tracers, as a leaf or as the leaves of a
+        pytree (a list, a dict), which the walk tells apart by how it is used
+        (``tracing.CANDIDATE``). A default the caller leaves out is not traced."""
         self.decorator = decorator
         """The ``jax.jit`` decorator as written (``jax.jit``, ``jit``), or None for another form."""
+        self.name = name
+        """How messages name the transform, where its kind does not (``jax.lax.fori_loop``)."""
 
     @property
     def transform(self) -> str:
-        return PRINTED[self.kind]
+        return self.name or PRINTED[self.kind]
+
+    @property
+    def staged(self) -> bool:
+        """Whether every call of a JAX function inside gives a tracer (JAX stages it)."""
+        return self.kind in (JIT_KIND, LAX_KIND)
 
 
 def partial_transform(node: Expression) -> str | None:
@@ -155,8 +179,49 @@ def traced_function(
             batched = batched_names(options, positional, keyword_only)
             candidates = None if batched is None or candidates is None else candidates | batched
         kind = VMAP_KIND
-    traced = frozenset(name for name in candidates or () if traceable(declared_type(function, name)))
-    return TransformedFunction(function, kind, traced, written)
+    # A default the caller leaves out is not traced (JAX traces what is passed): a parameter with
+    # one holds a tracer only at the calls that pass it, so none is decided.
+    required = {arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_NAMED)}
+    traced = frozenset(name for name in candidates or () if name in required and traceable(declared_type(function, name)))
+    receiver = function.arguments[0].variable.name if function.info is not FUNC_NO_INFO and function.arguments else None
+    leaves = frozenset(name for name in candidates or () if name in required and name != receiver and declared_type(function, name) is None)
+    return TransformedFunction(function, kind, traced, written, leaves)
+
+
+LAX_BODIES: Final = {
+    fullnames.LAX_LOOPS + "fori_loop": ("jax.lax.fori_loop", ((2, "body_fun"),)),
+    fullnames.LAX_LOOPS + "while_loop": ("jax.lax.while_loop", ((0, "cond_fun"), (1, "body_fun"))),
+    fullnames.LAX_LOOPS + "scan": ("jax.lax.scan", ((0, "f"),)),
+    fullnames.LAX_LOOPS + "map": ("jax.lax.map", ((0, "f"),)),
+    fullnames.LAX_CONDITIONALS + "cond": ("jax.lax.cond", ((1, "true_fun"), (2, "false_fun"))),
+}
+"""``jax.lax``'s control flow, each with the functions it calls with tracers (by position and by
+name): every parameter JAX passes there holds tracers."""
+
+
+def lax_bodies(call: CallExpr, module: str) -> list[TransformedFunction]:
+    """The functions of ``module`` that a ``jax.lax`` control-flow call passes by name (``body``
+    in ``jax.lax.fori_loop(0, n, body, x)``), each with its parameters as tracers: declared as
+    arrays or scalars, certainly; unannotated, as tracers or pytrees of them."""
+    if not isinstance(call.callee, RefExpr) or call.callee.fullname not in LAX_BODIES:
+        return []
+    printed, places = LAX_BODIES[call.callee.fullname]
+    found = []
+    for position, keyword in places:
+        given = [
+            arg
+            for index, (arg, name) in enumerate(zip(call.args, call.arg_names))
+            if name == keyword or (name is None and index == position)
+        ]
+        target = given[0] if len(given) == 1 else None
+        if not isinstance(target, NameExpr) or not isinstance(target.node, FuncDef) or not target.node.fullname.startswith(module + "."):
+            continue
+        function = target.node
+        required = [arg.variable.name for arg in function.arguments if arg.kind == ARG_POS]
+        traced = frozenset(name for name in required if traceable(declared_type(function, name)))
+        leaves = frozenset(name for name in required if declared_type(function, name) is None)
+        found.append(TransformedFunction(function, LAX_KIND, traced, None, leaves, printed))
+    return found
 
 
 def static_names(options: Sequence[tuple[str | None, Expression]], positional: Sequence[str | None], star_args: bool) -> set[str] | None:

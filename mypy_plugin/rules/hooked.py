@@ -31,6 +31,11 @@ HOOKED: Final[tuple[Hooked, ...]] = (
         function_hooks=(
             "jax._src.api.jit",
             "jax._src.api.vmap",
+            "jax._src.lax.control_flow.conditionals.cond",
+            "jax._src.lax.control_flow.loops.fori_loop",
+            "jax._src.lax.control_flow.loops.map",
+            "jax._src.lax.control_flow.loops.scan",
+            "jax._src.lax.control_flow.loops.while_loop",
         ),
     ),
     Hooked(

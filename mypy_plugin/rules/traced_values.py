@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from mypy.nodes import CallExpr, Decorator, Expression, IndexExpr, MemberExpr, NameExpr
+from mypy.nodes import CallExpr, Context, Decorator, Expression, IndexExpr, MemberExpr, NameExpr
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
 from mypy.types import FunctionLike, Type
 
@@ -73,6 +73,10 @@ MASK: Final = (
 MASKED_UPDATE: Final = (
     'A boolean mask makes a shape from values; choose the new values with "jnp.where({mask}, new_values, {array})" instead'
 )
+UNCHECKED: Final = (
+    'At line {line}, in the body of "{function}", which mypy does not check: set "check_untyped_defs = true" '
+    '(or run "jax-stubs lint") to see it there'
+)
 SIZE: Final = 'Give the result a fixed shape with "size=" (the most entries expected); "fill_value=" sets the padding'
 
 
@@ -81,9 +85,20 @@ def on_transform(ctx: FunctionContext) -> Type:
     ``jax.jit(f, ...)``, or as ``jax.jit(...)`` that decorates."""
     context = ctx.context
     if isinstance(context, Decorator):
-        check(ctx.api, lambda: transforms.decorated(context))
+        check(ctx.api, lambda: transforms.decorated(context), context)
     elif isinstance(context, CallExpr):
-        check(ctx.api, lambda: called(ctx.api, context))
+        check(ctx.api, lambda: called(ctx.api, context), context)
+    return ctx.default_return_type
+
+
+def on_lax(ctx: FunctionContext) -> Type:
+    """``jax.lax.fori_loop(0, n, body, x)`` and the rest of ``transforms.LAX_BODIES``: the
+    functions of the module it is given are walked, under ``jax.jit`` or not."""
+    context = ctx.context
+    tree = mypy_internals.module_tree(ctx.api)
+    if isinstance(context, CallExpr) and tree is not None:
+        for body in transforms.lax_bodies(context, tree.fullname):
+            check(ctx.api, lambda body=body: body, context)  # type: ignore[misc]
     return ctx.default_return_type
 
 
@@ -92,7 +107,7 @@ def on_partial(ctx: FunctionSigContext) -> FunctionLike:
     only reads)."""
     context = ctx.context
     if isinstance(context, CallExpr) and transforms.partial_transform(context) is not None:
-        check(ctx.api, lambda: decorated_by(ctx.api, context))
+        check(ctx.api, lambda: decorated_by(ctx.api, context), context)
     return ctx.default_signature
 
 
@@ -109,23 +124,28 @@ def decorated_by(api: CheckerPluginInterface, call: CallExpr) -> TransformedFunc
     return transforms.decorated(decorator) if decorator is not None else None
 
 
-def check(api: CheckerPluginInterface, find: Callable[[], TransformedFunction | None]) -> None:
+def check(api: CheckerPluginInterface, find: Callable[[], TransformedFunction | None], transform: Context) -> None:
     """Find the transformed function (``find``, only where mypy shows the module's errors: not
     in JAX's own modules, which call ``jax.jit`` too), walk it and report its sites, each time
     mypy checks the transform: mypy removes the same error reported twice on a line, and the
     daemon, which drops the errors of what it checks again, gets them afresh. mypy runs the
     hooks of an overloaded ``jax.jit`` only while it tries its items, discarding what they
     report, so the reports are made past those watchers (``mypy_internals.unwatched``): they
-    are about the function's body, not about the call being tried."""
+    are about the function's body, not about the call being tried. In a body mypy does not
+    check (an unannotated function, without ``check_untyped_defs``), mypy drops what is reported
+    there: each site is reported at the transform instead, with a note naming its line."""
     with mypy_internals.unwatched(api) as shown:
         traced = find() if shown else None
-        if traced is None or traced.function.is_dynamic() and not api.options.check_untyped_defs:
-            return  # nothing transformed, or a body mypy does not check
+        if traced is None:
+            return
+        unchecked = traced.function.is_dynamic() and not api.options.check_untyped_defs
         for site in tracing.Walk(traced).run():
+            at = transform if unchecked else site.node
+            where = [UNCHECKED.format(line=site.node.line, function=traced.function.name)] if unchecked else []
             if site.kind in (tracing.BOOLEAN_MASK, tracing.SIZE):
-                report_shape(api, traced, site)
+                report_shape(api, traced, site, at, where)
             else:
-                report_value(api, traced, site)
+                report_value(api, traced, site, at, where)
 
 
 def describe(node: Expression) -> str:
@@ -140,14 +160,14 @@ def describe_mask(node: Expression) -> str:
     return f'Boolean mask "{text}"' if text is not None and len(text) <= 60 else "A boolean mask"
 
 
-def report_value(api: CheckerPluginInterface, traced: TransformedFunction, site: Site) -> None:
+def report_value(api: CheckerPluginInterface, traced: TransformedFunction, site: Site, at: Context, where: list[str]) -> None:
     """``jax-traced-value``: a Python value of a tracer is needed."""
     error = RAISES[site.kind]
     if site.kind == tracing.NUMPY_SITE:
         message = f"{site.construct} converts {describe(site.value)} to NumPy under {traced.transform}; JAX raises {error}"
     else:
         message = f"{site.construct} needs the Python value of {describe(site.value)} under {traced.transform}; JAX raises {error}"
-    reporting.error_with_notes(api, site.node, CODE, message, value_notes(api, traced, site))
+    reporting.error_with_notes(api, at, CODE, message, [*where, *value_notes(api, traced, site)])
 
 
 def value_notes(api: CheckerPluginInterface, traced: TransformedFunction, site: Site) -> list[str]:
@@ -179,12 +199,14 @@ def value_notes(api: CheckerPluginInterface, traced: TransformedFunction, site: 
 
 
 def static_note(api: CheckerPluginInterface, traced: TransformedFunction, value: Expression) -> str | None:
-    """For a parameter declared as a Python scalar under ``jax.jit``: how to make it static, in
-    the form of the decorator written."""
-    if traced.kind != JIT_KIND or not isinstance(value, NameExpr) or value.name not in traced.traced_parameters:
+    """For a parameter declared as a Python scalar, or written without a type, under
+    ``jax.jit``: how to make it static, in the form of the decorator written."""
+    parameters = traced.traced_parameters | traced.leaf_parameters
+    if traced.kind != JIT_KIND or not isinstance(value, NameExpr) or value.name not in parameters:
         return None
     declared = transforms.declared_type(traced.function, value.name)
-    if declared is None or not types.python_scalar(declared):
+    unannotated = value.name in traced.leaf_parameters  # used as a number: may be a Python setting
+    if not unannotated and (declared is None or not types.python_scalar(declared)):
         return None
     names = f'static_argnames=("{value.name}",)'
     if traced.decorator is not None:
@@ -196,7 +218,7 @@ def static_note(api: CheckerPluginInterface, traced: TransformedFunction, value:
     return STATIC.format(name=value.name, how=how)
 
 
-def report_shape(api: CheckerPluginInterface, traced: TransformedFunction, site: Site) -> None:
+def report_shape(api: CheckerPluginInterface, traced: TransformedFunction, site: Site, at: Context, where: list[str]) -> None:
     """``jax-traced-shape``: a shape would be made from traced values."""
     error = RAISES[site.kind]
     if site.kind == tracing.BOOLEAN_MASK:
@@ -209,12 +231,12 @@ def report_shape(api: CheckerPluginInterface, traced: TransformedFunction, site:
     else:
         message = f'{site.construct} of {describe(site.value)} without "size=" under {traced.transform}; JAX raises {error}'
         note = SIZE
-    reporting.error_with_notes(api, site.node, SHAPE_CODE, message, [note])
+    reporting.error_with_notes(api, at, SHAPE_CODE, message, [*where, note])
 
 
 RULE: Final = Rule(
     CODE,
     other_codes=(SHAPE_CODE,),
-    function_hooks={fullnames.JIT: on_transform, fullnames.VMAP: on_transform},
+    function_hooks={fullnames.JIT: on_transform, fullnames.VMAP: on_transform, **dict.fromkeys(transforms.LAX_BODIES, on_lax)},
     function_signature_hooks={fullnames.PARTIAL: on_partial},
 )
