@@ -138,31 +138,25 @@ class JaxStubsPlugin(Plugin):
             return mismatch_hooks if mismatch_hooks and mismatch.calls_into_jax(fullname) else []
 
         mypys = mypy_internals.default_plugin(options)
-        method_signature = table(self.rules, "method_signature_hooks")
-        method = table(self.rules, "method_hooks")
-        function_signature = table(self.rules, "function_signature_hooks")
-        function = table(self.rules, "function_hooks")
 
-        def method_signature_hook(name: str) -> Callable[[Any], Any] | None:
-            hooks = loaded(of_method(method_signature, name), "method_signature_hooks", default_signature)
-            return in_turn(after_mypys(mypys.get_method_signature_hook, name, [*before(name), *hooks]), SIGNATURE)
+        def decided(kind: str, of: Callable[[Mapping[str, Sequence[Hooked]], str], list[tuple[Hooked, str]]]) -> Decided:
+            """The getter's answers for one kind of hook: the rules' hooks of each name (looked
+            up with ``of``), after mypy's own, the mismatch report's first for a signature."""
+            signature = kind.endswith("signature_hooks")
+            hooked = table(self.rules, kind)
+            mypys_getter = getattr(mypys, "get_" + kind[: -len("s")])
 
-        def method_hook(name: str) -> Callable[[Any], Any] | None:
-            hooks = loaded(of_method(method, name), "method_hooks", default_return_type)
-            return in_turn(after_mypys(mypys.get_method_hook, name, hooks), RETURN_TYPE)
+            def decide(name: str) -> Callable[[Any], Any] | None:
+                hooks = loaded(of(hooked, name), kind, default_signature if signature else default_return_type)
+                first = before(name) if signature else []
+                return in_turn(after_mypys(mypys_getter, name, [*first, *hooks]), SIGNATURE if signature else RETURN_TYPE)
 
-        def function_signature_hook(name: str) -> Callable[[Any], Any] | None:
-            hooks = loaded(of_function(function_signature, name), "function_signature_hooks", default_signature)
-            return in_turn(after_mypys(mypys.get_function_signature_hook, name, [*before(name), *hooks]), SIGNATURE)
+            return Decided(decide)
 
-        def function_hook(name: str) -> Callable[[Any], Any] | None:
-            hooks = loaded(of_function(function, name), "function_hooks", default_return_type)
-            return in_turn(after_mypys(mypys.get_function_hook, name, hooks), RETURN_TYPE)
-
-        self._method_signature_hooks = Decided(method_signature_hook)
-        self._method_hooks = Decided(method_hook)
-        self._function_signature_hooks = Decided(function_signature_hook)
-        self._function_hooks = Decided(function_hook)
+        self._method_signature_hooks = decided("method_signature_hooks", of_method)
+        self._method_hooks = decided("method_hooks", of_method)
+        self._function_signature_hooks = decided("function_signature_hooks", of_function)
+        self._function_hooks = decided("function_hooks", of_function)
 
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         return self._method_signature_hooks[fullname]  # type: ignore[no-any-return]

@@ -95,6 +95,11 @@ RULES = (
             ),
             ("jax-traced-shape", "NonConcreteBooleanIndexError"): re.compile(r"^Array boolean indices must be concrete"),
             ("jax-traced-shape", "ConcretizationTypeError"): CONCRETIZATION,
+            ("jax-traced-shape", "TypeError"): re.compile(r"^Shapes must be 1D sequences of concrete values of integer type"),
+            # 0.4.31, 0.7.2 and 0.12 word it one way, 0.10.2 the other
+            ("jax-traced-shape", "IndexError"): re.compile(
+                r"^Array slice indices must have static start/stop/step|^Slice entries must be static integers"
+            ),
         },
     )
     + by_exception(

@@ -29,6 +29,12 @@ against the function's positional parameters (when it takes no ``*args``); befor
 call's positional arguments (``jax/_src/api_util.py``, ``infer_argnums_and_argnames``)."""
 
 
+TILE_RAISES_TYPE_ERROR: Final[Release] = (0, 9, 0)
+"""From this release, ``jnp.tile`` given a traced ``reps`` raises ``TypeError`` (parameters of
+jaxpr equations must be hashable); before, ``TracerArrayConversionError`` (measured release by
+release)."""
+
+
 def at_least(first: Release) -> bool:
     """Whether the stubs' release is ``first`` or later."""
     return STUBS >= first

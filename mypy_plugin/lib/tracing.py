@@ -58,6 +58,7 @@ from mypy.nodes import (
     RefExpr,
     ReturnStmt,
     SetComprehension,
+    SliceExpr,
     StarExpr,
     Statement,
     StrExpr,
@@ -71,7 +72,7 @@ from mypy.nodes import (
 )
 from mypy.types import CallableType, Instance, Overloaded, TupleType, Type, get_proper_type
 
-from mypy_plugin.lib import fullnames, statements, types
+from mypy_plugin.lib import fullnames, release, statements, types
 from mypy_plugin.lib.source import int_literal, source
 from mypy_plugin.lib.transforms import TransformedFunction
 
@@ -98,6 +99,38 @@ ARRAY_METHODS: Final = frozenset(
 )  # fmt: skip
 """Methods of ``jax.Array`` that no list, dict or tuple has: called on a ``CANDIDATE``, it is an
 array there, and a tracer."""
+SHAPE_METHODS: Final = frozenset({"reshape"})
+"""Methods of ``jax.Array`` whose arguments are a shape: a tracer there raises ``TypeError``."""
+TILE_RAISES: Final = "TypeError" if release.at_least(release.TILE_RAISES_TYPE_ERROR) else "TracerArrayConversionError"
+SIZE_PARAMETERS: Final[dict[str, tuple[str, tuple[tuple[int, str], ...]]]] = {
+    **{fullnames.JNP + name: ("TypeError", ((0, "shape"),)) for name in ("zeros", "ones", "empty", "full")},
+    **{fullnames.JNP + name: ("TypeError", ((1, "shape"),)) for name in ("zeros_like", "ones_like", "empty_like", "full_like")},
+    fullnames.JNP + "eye": ("TypeError", ((0, "N"), (1, "M"))),
+    fullnames.JNP + "identity": ("TypeError", ((0, "n"),)),
+    fullnames.JNP + "reshape": ("TypeError", ((1, "shape"), (-1, "newshape"))),
+    fullnames.JNP + "broadcast_to": ("TypeError", ((1, "shape"),)),
+    fullnames.JNP + "arange": ("ConcretizationTypeError", ((0, "start"), (1, "stop"), (2, "step"))),
+    **{fullnames.JNP + name: ("ConcretizationTypeError", ((2, "num"),)) for name in ("linspace", "logspace", "geomspace")},
+    **{fullnames.JNP + name: ("ConcretizationTypeError", ((1, "indices_or_sections"),)) for name in ("split", "array_split")},
+    fullnames.JNP + "tile": (
+        "TypeError" if release.at_least(release.TILE_RAISES_TYPE_ERROR) else "TracerArrayConversionError",
+        ((1, "reps"),),
+    ),
+    **{module + name: ("TypeError", ((1, "shape"),)) for module in fullnames.RANDOM_MODULES for name in ("normal", "uniform", "randint")},
+    **{module + "bernoulli": ("TypeError", ((2, "shape"),)) for module in fullnames.RANDOM_MODULES},
+    **{module + "split": ("TypeError", ((1, "num"),)) for module in fullnames.RANDOM_MODULES},
+    **{name: ("ConcretizationTypeError", ((1, "num_classes"),)) for name in fullnames.NN_ONE_HOT},
+    **{fullnames.OPS_SCATTER + name: ("ConcretizationTypeError", ((2, "num_segments"),)) for name in ("segment_sum", "segment_max")},
+    fullnames.LAX_CORE + "full": ("TypeError", ((0, "shape"),)),
+    fullnames.LAX_CORE + "iota": ("TypeError", ((1, "size"),)),
+    fullnames.LAX_SLICING + "dynamic_slice": ("TypeError", ((2, "slice_sizes"),)),
+    fullnames.LAX_SLICING + "dynamic_slice_in_dim": ("TracerIntegerConversionError", ((2, "slice_size"),)),
+}
+"""JAX functions with a parameter that is a shape or a size, each with what JAX raises when a
+tracer is given there under ``jax.jit`` (measured on JAX 0.4.31, 0.7.2, 0.10.2 and 0.12.0.1,
+``tests/test_traced_tables.py``), and the parameters, by position and by name (``-1``: by name
+only). The ``*_like`` functions take ``shape=`` as their second parameter. ``jnp.repeat`` is
+read apart (``repeat_size``): its ``repeats`` is a size only without ``total_repeat_length``."""
 NUMBER_ONLY_OPERATORS: Final = frozenset({"-", "/", "//", "**", "@", "%"})
 """Operators no list, dict or tuple supports: with a ``CANDIDATE`` operand, a tracer."""
 ORDER_OPERATORS: Final = frozenset({"<", "<=", ">", ">="})
@@ -162,16 +195,22 @@ INDEX: Final = "index"
 NUMPY_SITE: Final = "numpy"
 BOOLEAN_MASK: Final = "mask"
 SIZE: Final = "size"
+SHAPE_ARGUMENT: Final = "shape argument"
+SLICE: Final = "slice"
 """The kinds of site: a truth test, ``int()``-like conversion, ``__index__``, NumPy conversion,
-a boolean-mask index, a shape-making call without ``size=``."""
+a boolean-mask index, a shape-making call without ``size=``, a traced shape or size given to a
+JAX function (``jnp.zeros(n)``, ``x.reshape(n, -1)``), a slice of an array with a traced
+bound or step (``x[:n]``)."""
 
 
 class Site:
     """One place that needs the Python value of a tracer."""
 
-    __slots__ = ("kind", "node", "value", "construct", "printing", "callee")
+    __slots__ = ("kind", "node", "value", "construct", "printing", "callee", "raises")
 
-    def __init__(self, kind: str, node: Expression, value: Expression, construct: str, printing: bool = False, callee: str = "") -> None:
+    def __init__(
+        self, kind: str, node: Expression, value: Expression, construct: str, printing: bool = False, callee: str = "", raises: str = ""
+    ) -> None:
         self.kind = kind
         self.node = node
         """Where to report."""
@@ -183,7 +222,10 @@ class Site:
         """Whether the value is converted only to be printed (an argument of ``print``, a
         ``str.format``/f-string)."""
         self.callee = callee
-        """The full name of the NumPy function that converts (``numpy.tanh``)."""
+        """The full name of the NumPy function that converts (``numpy.tanh``), or of the JAX
+        function given a traced shape."""
+        self.raises = raises
+        """What JAX raises there, where the kind does not say (a shape argument: by function)."""
 
 
 def merge(a: State, b: State) -> State:
@@ -203,7 +245,9 @@ def is_traced(state: State) -> bool:
 
 
 def holds_tracers(state: State) -> bool:
-    """A tracer, or a ``CANDIDATE``: a tracer or a pytree of them."""
+    """A tracer, or a ``CANDIDATE`` (a tracer or a pytree of them), or a tuple holding one."""
+    if isinstance(state, tuple):
+        return any(holds_tracers(item) for item in state)
     return state in (TRACED, MASK, CANDIDATE)
 
 
@@ -300,10 +344,10 @@ class Walk:
 
     # Sites
 
-    def site(self, kind: str, node: Expression, value: Expression, construct: str, callee: str = "") -> None:
+    def site(self, kind: str, node: Expression, value: Expression, construct: str, callee: str = "", raises: str = "") -> None:
         key = (kind, node.line, node.column)
         if key not in self.sites:
-            self.sites[key] = Site(kind, node, value, construct, self.printing > 0, callee)
+            self.sites[key] = Site(kind, node, value, construct, self.printing > 0, callee, raises)
 
     def test(self, node: Expression, construct: str, env: Env) -> None:
         """``node`` is tested for truth by ``construct``: each operand of ``and``/``or``/``not``
@@ -554,6 +598,12 @@ class Walk:
 
     def index(self, node: IndexExpr, env: Env) -> State:
         base = self.value(node.base, env)
+        if isinstance(node.index, SliceExpr):
+            parts = [part for part in (node.index.begin_index, node.index.end_index, node.index.stride) if part is not None]
+            traced_part = next((part for part, state in ((part, self.value(part, env)) for part in parts) if holds_tracers(state)), None)
+            if traced_part is not None and is_traced(base):
+                self.site(SLICE, node, traced_part, "slicing")
+            return TRACED if is_traced(base) else None
         index = self.value(node.index, env)
         if index == MASK and is_traced(base):
             self.site(BOOLEAN_MASK, node, node.index, "indexing")
@@ -574,10 +624,9 @@ class Walk:
         printing = fullname in PRINTERS or is_format_call(callee)
         self.printing += printing
         try:
-            if isinstance(callee, MemberExpr) and not fullname:
-                receiver = self.value(callee.expr, env)
-            else:
-                receiver = None
+            # a method's receiver (mypy may name the method it resolves: "....Array.reshape");
+            # a module's attribute (jnp.zeros) reads as undecided
+            receiver = self.value(callee.expr, env) if isinstance(callee, MemberExpr) else None
             args = [self.value(arg, env) for arg in node.args]
         finally:
             self.printing -= printing
@@ -602,6 +651,10 @@ class Walk:
         if (numpy_converter or (isinstance(callee, RefExpr) and is_ufunc(callee.node))) and first and is_traced(first[1]):
             self.site(NUMPY_SITE, node, first[0], called_as(callee, fullname), callee=fullname)
             return None
+        if is_traced(receiver) and isinstance(callee, MemberExpr) and callee.name in SHAPE_METHODS:
+            traced_size = next((arg for arg, state in zip(node.args, args) if holds_tracers(state)), None)
+            if traced_size is not None:
+                self.site(SHAPE_ARGUMENT, node, traced_size, f'".{callee.name}()"', fullnames.ARRAY, "TypeError")
         if is_traced(receiver) and isinstance(callee, MemberExpr):
             if callee.name in CONVERTING_METHODS:
                 self.site(CONVERT, node, callee.expr, f'".{callee.name}()"')
@@ -609,6 +662,22 @@ class Walk:
             if callee.name in SHAPE_MAKING_METHODS and "size" not in node.arg_names:
                 self.site(SIZE, node, callee.expr, f'".{callee.name}()"')
             return TRACED
+        if fullname == fullnames.JNP + "repeat" and "total_repeat_length" not in node.arg_names and len(args) > 1:
+            if holds_tracers(args[1]) and node.arg_names[1] in (None, "repeats"):
+                self.site(
+                    SHAPE_ARGUMENT,
+                    node,
+                    traced_item(node.args[1], args[1]),
+                    called_as(callee, fullname),
+                    fullname,
+                    "ConcretizationTypeError",
+                )
+        if fullname in SIZE_PARAMETERS:
+            raises, places = SIZE_PARAMETERS[fullname]
+            for arg, state, name, index in zip(node.args, args, node.arg_names, range(len(node.args))):
+                if holds_tracers(state) and any(name == keyword or (name is None and index == position) for position, keyword in places):
+                    self.site(SHAPE_ARGUMENT, node, traced_item(arg, state), called_as(callee, fullname), fullname, raises)
+                    break
         shape_making = fullname in SHAPE_MAKING_FUNCTIONS or (fullname == fullnames.JAX_NUMPY_WHERE and len(node.args) == 1)
         if shape_making and "size" not in node.arg_names and any(is_traced(state) for _, state in positional):
             self.site(SIZE, node, next(arg for arg, state in positional if is_traced(state)), called_as(callee, fullname))
@@ -631,6 +700,13 @@ class Walk:
             for condition in conditions:
                 self.test(condition, "a comprehension condition", inner)
         self.value(node.left_expr, inner)
+
+
+def traced_item(node: Expression, state: State) -> Expression:
+    """The part of ``node`` that holds tracers: ``n`` in ``(n, 3)``."""
+    if isinstance(node, TupleExpr) and isinstance(state, tuple) and len(state) == len(node.items):
+        return next((traced_item(item, item_state) for item, item_state in zip(node.items, state) if holds_tracers(item_state)), node)
+    return node
 
 
 def ordered(a: State, b: State, left: Expression, right: Expression) -> bool:

@@ -47,6 +47,7 @@ RAISES: Final = {
     tracing.NUMPY_SITE: "TracerArrayConversionError",
     tracing.BOOLEAN_MASK: "NonConcreteBooleanIndexError",
     tracing.SIZE: "ConcretizationTypeError",
+    tracing.SLICE: "IndexError",
 }
 """What JAX raises at each kind of site."""
 
@@ -76,6 +77,13 @@ MASKED_UPDATE: Final = (
 UNCHECKED: Final = (
     'At line {line}, in the body of "{function}", which mypy does not check: set "check_untyped_defs = true" '
     '(or run "jax-stubs lint") to see it there'
+)
+SHAPE_FROM_SHAPES: Final = (
+    'A shape must be known while JAX traces: make "{value}" static, or compute it from shapes ("x.shape[0]"); to keep the shape '
+    'and drop entries, mask instead ("jnp.where(jnp.arange(x.shape[0]) < n, x, 0)")'
+)
+STATIC_SLICE: Final = (
+    'Slice with a traced start and a static size: "jax.lax.dynamic_slice_in_dim(x, start, size)"; or make "{value}" static'
 )
 SIZE: Final = 'Give the result a fixed shape with "size=" (the most entries expected); "fill_value=" sets the padding'
 
@@ -142,7 +150,7 @@ def check(api: CheckerPluginInterface, find: Callable[[], TransformedFunction | 
         for site in tracing.Walk(traced).run():
             at = transform if unchecked else site.node
             where = [UNCHECKED.format(line=site.node.line, function=traced.function.name)] if unchecked else []
-            if site.kind in (tracing.BOOLEAN_MASK, tracing.SIZE):
+            if site.kind in (tracing.BOOLEAN_MASK, tracing.SIZE, tracing.SHAPE_ARGUMENT, tracing.SLICE):
                 report_shape(api, traced, site, at, where)
             else:
                 report_value(api, traced, site, at, where)
@@ -220,8 +228,15 @@ def static_note(api: CheckerPluginInterface, traced: TransformedFunction, value:
 
 def report_shape(api: CheckerPluginInterface, traced: TransformedFunction, site: Site, at: Context, where: list[str]) -> None:
     """``jax-traced-shape``: a shape would be made from traced values."""
-    error = RAISES[site.kind]
-    if site.kind == tracing.BOOLEAN_MASK:
+    error = site.raises or RAISES[site.kind]
+    value = source(site.value) or "n"
+    if site.kind == tracing.SHAPE_ARGUMENT:
+        message = f"{site.construct} is given {describe(site.value)} as a shape or size under {traced.transform}; JAX raises {error}"
+        note = SHAPE_FROM_SHAPES.format(value=value)
+    elif site.kind == tracing.SLICE:
+        message = f"A slice bound is {describe(site.value)} under {traced.transform}; JAX raises {error}"
+        note = STATIC_SLICE.format(value=value)
+    elif site.kind == tracing.BOOLEAN_MASK:
         message = f"{describe_mask(site.value)} is traced under {traced.transform}; JAX raises {error}"
         base = site.node.base if isinstance(site.node, IndexExpr) else None
         if isinstance(base, MemberExpr) and base.name == "at":  # x.at[mask].set(v)
