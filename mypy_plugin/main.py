@@ -28,6 +28,8 @@ from mypy_plugin.lib.rule import Hooked
 from mypy_plugin.lib.stderr import say
 from mypy_plugin.rules.hooked import HOOKED
 
+UNLOADED: set[str] = set()
+"""The rules whose module failed to load in this process, each said once."""
 SIGNATURE: Final = "default_signature"
 RETURN_TYPE: Final = "default_return_type"
 """The context fields that hold mypy's own result, for a signature hook and for the others."""
@@ -66,11 +68,13 @@ def loaded(keyed: Sequence[tuple[Hooked, str]], kind: str, fallback: Callable[[A
     hooks = []
     for rule, key in keyed:
         try:
-            declared = getattr(rule.rule(), kind)
+            hook = getattr(rule.rule(), kind)[key]
         except Exception as error:  # a broken install must not end the type check
-            say(f"could not load its rule {rule.module} ({type(error).__name__}: {error}); reinstall jax-stubs")
+            if rule.module not in UNLOADED:
+                UNLOADED.add(rule.module)
+                say(f"could not load its rule {rule.module} ({type(error).__name__}: {error}); reinstall jax-stubs")
             continue
-        hooks.append(guarded(declared[key], fallback))
+        hooks.append(guarded(hook, fallback))
     return hooks
 
 

@@ -114,19 +114,22 @@ def test_mismatch_with_a_jax_that_is_not_a_release(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("jax", "says"),
-    [("99.0.0", "no jax-stubs release describes jax 99.0.0 yet"), ("0.4.32", "jax 0.4.32 is not a release the package index serves")],
+    ("jax", "says", "suggested"),
+    [
+        ("99.0.0", "no jax-stubs release describes jax 99.0.0 yet", max(releases.RELEASES, key=parse_version)),
+        ("0.4.32", "jax 0.4.32 is not among the releases this package knows", "0.4.31"),
+    ],
 )
-def test_check_of_a_jax_no_stubs_describe_prints_a_command_that_exists(jax: str, says: str, tmp_path: Path) -> None:
-    """A JAX newer than every release of ``install/releases.py`` (or one the index does not
-    serve: 0.4.32 was withdrawn) gets no "install jax-stubs==<it>" that cannot work, but the
-    newest JAX that has stubs."""
+def test_check_of_a_jax_no_stubs_describe_prints_a_command_that_exists(jax: str, says: str, suggested: str, tmp_path: Path) -> None:
+    """A JAX newer than every release of ``install/releases.py`` gets the newest JAX that has
+    stubs; one the table lacks (0.4.32 was withdrawn), the nearest older release, which needs no
+    newer Python; neither gets an "install jax-stubs==<it>" that cannot work."""
     env = environment_with_jax(jax, tmp_path / "site")
     result = check(cwd=tmp_path, env=env)
     assert result.returncode == 1, result.stdout
     [note] = [line for line in result.stdout.splitlines() if says in line]
-    newest = max(releases.RELEASES, key=parse_version)
-    assert note.endswith(f'-m pip install "jax=={newest}"') and f"jax-stubs=={jax}" not in result.stdout, note
+    assert suggested in releases.RELEASES
+    assert note.endswith(f'-m pip install "jax=={suggested}"') and f"jax-stubs=={jax}" not in result.stdout, note
 
 
 def test_the_release_table_holds_this_release_in_order() -> None:

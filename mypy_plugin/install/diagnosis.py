@@ -152,12 +152,12 @@ class Diagnosis:
         elif parse_version(self.jax) < parse_version(OLDEST_JAX):
             fix = messages.jax_too_old(self.jax, OLDEST_JAX)
         elif self.jax not in releases.RELEASES:
-            newest = max(releases.RELEASES, key=parse_version)
-            install_newest = self.installer.install(f"jax=={newest}")
-            if parse_version(self.jax) > parse_version(newest):
-                fix = messages.no_stubs_yet(self.jax, newest, self.stubs, install_newest)
-            else:
-                fix = messages.no_stubs_for(self.jax, self.stubs, install_newest)
+            known = sorted(releases.RELEASES, key=parse_version)
+            if parse_version(self.jax) > parse_version(known[-1]):
+                fix = messages.no_stubs_yet(self.jax, known[-1], self.stubs, self.installer.install(f"jax=={known[-1]}"))
+            else:  # the nearest older release, which needs no newer Python than this one
+                nearest = [release for release in known if parse_version(release) < parse_version(self.jax)][-1]
+                fix = messages.no_stubs_for(self.jax, self.stubs, self.installer.install(f"jax=={nearest}"))
         else:
             fix = messages.install_matching_stubs(self.jax, self.installer.install(self.stubs_for(self.jax)))
         return [messages.WHY_VERSIONS_MATTER, fix]

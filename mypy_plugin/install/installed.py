@@ -174,7 +174,11 @@ def stub_files(info: str) -> dict[str, int | None]:
         except csv.Error:
             return {}
     parent = os.path.dirname(info)
-    return {os.path.join(parent, row[0]): int(row[-1]) if len(row) > 1 and row[-1].isdigit() else None for row in rows}
+    # RECORD writes "/" on every system: normalised, the paths compare with the folder's listing
+    return {
+        os.path.normpath(os.path.join(parent, row[0])): int(row[-1]) if len(row) > 1 and row[-1].isascii() and row[-1].isdigit() else None
+        for row in rows
+    }
 
 
 def read_target(target: str) -> str | None:

@@ -40,8 +40,8 @@ def no_stubs_yet(jax: str, newest: str, stubs: str, command: str) -> str:
 
 def no_stubs_for(jax: str, stubs: str, command: str) -> str:
     return (
-        f"jax {jax} is not a release the package index serves, so no jax-stubs describe it: keep the stubs for jax {stubs}, "
-        f"or install a served release: {command}"
+        f"jax {jax} is not among the releases this package knows (withdrawn from the index, or published after it), "
+        f"so no jax-stubs describe it: keep the stubs for jax {stubs}, or install the nearest release that has stubs: {command}"
     )
 
 

@@ -84,6 +84,10 @@ CANDIDATE: Final = "candidate"
 function, an item of one. A use that only an array or a number can serve (arithmetic, an order
 comparison with a number, an array method, ``int()``, ``range()``) proves it a tracer there; a
 truth test, ``==``, ``len()``, iteration and attributes do not (a list or a pytree class runs)."""
+ITEM: Final = "item"
+"""What iterating a ``CANDIDATE`` gives: a row of a list of arrays, or a key of a dict (a Python
+value, which arithmetic, comparisons and ``range()`` accept). Only an array method proves it a
+tracer."""
 State = None | str | tuple["State", ...]
 """What the walk knows of a value: None (undecided), ``TRACED``, ``MASK``, ``CANDIDATE``, or a
 tuple of states."""
@@ -104,7 +108,8 @@ SHAPE_METHODS: Final = frozenset({"reshape"})
 TILE_RAISES: Final = "TypeError" if release.at_least(release.TILE_RAISES_TYPE_ERROR) else "TracerArrayConversionError"
 SIZE_PARAMETERS: Final[dict[str, tuple[str, tuple[tuple[int, str], ...]]]] = {
     **{fullnames.JNP + name: ("TypeError", ((0, "shape"),)) for name in ("zeros", "ones", "empty", "full")},
-    **{fullnames.JNP + name: ("TypeError", ((1, "shape"),)) for name in ("zeros_like", "ones_like", "empty_like", "full_like")},
+    **{fullnames.JNP + name: ("TypeError", ((2, "shape"),)) for name in ("zeros_like", "ones_like", "empty_like")},
+    fullnames.JNP + "full_like": ("TypeError", ((3, "shape"),)),
     fullnames.JNP + "eye": ("TypeError", ((0, "N"), (1, "M"))),
     fullnames.JNP + "identity": ("TypeError", ((0, "n"),)),
     fullnames.JNP + "reshape": ("TypeError", ((1, "shape"), (-1, "newshape"))),
@@ -129,7 +134,7 @@ SIZE_PARAMETERS: Final[dict[str, tuple[str, tuple[tuple[int, str], ...]]]] = {
 """JAX functions with a parameter that is a shape or a size, each with what JAX raises when a
 tracer is given there under ``jax.jit`` (measured on JAX 0.4.31, 0.7.2, 0.10.2 and 0.12.0.1,
 ``tests/test_traced_tables.py``), and the parameters, by position and by name (``-1``: by name
-only). The ``*_like`` functions take ``shape=`` as their second parameter. ``jnp.repeat`` is
+only). The ``*_like`` functions take ``shape`` after ``dtype`` (``full_like`` after ``fill_value`` too). ``jnp.repeat`` is
 read apart (``repeat_size``): its ``repeats`` is a size only without ``total_repeat_length``."""
 NUMBER_ONLY_OPERATORS: Final = frozenset({"-", "/", "//", "**", "@", "%"})
 """Operators no list, dict or tuple supports: with a ``CANDIDATE`` operand, a tracer."""
@@ -453,7 +458,9 @@ class Walk:
             self.value(node, env)
             return None
         state = self.value(node, env)
-        return state if holds_tracers(state) and not isinstance(state, tuple) else None
+        # the items of an array are tracers; those of a pytree argument are leaves or pytrees,
+        # but iterating a dict gives its keys, Python values
+        return TRACED if is_traced(state) else ITEM if state == CANDIDATE else None
 
     def with_statement(self, node: WithStmt, env: Env) -> None:
         for expr in node.expr:
@@ -575,6 +582,8 @@ class Walk:
             return TRACED
         if CANDIDATE not in (left, right):
             return None
+        if op == "%" and isinstance(left_node, StrExpr):
+            return None  # "layer_%s" % i formats a string
         if op in NUMBER_ONLY_OPERATORS:
             return TRACED
         other = right_node if left == CANDIDATE else left_node
@@ -633,7 +642,7 @@ class Walk:
         positional = [(arg, state) for arg, state, kind in zip(node.args, args, node.arg_kinds) if kind == ARG_POS]
         first = positional[0] if positional else None
         traced_args = any(holds_tracers(state) for state in args)
-        if receiver == CANDIDATE and isinstance(callee, MemberExpr) and callee.name in ARRAY_METHODS:
+        if receiver in (CANDIDATE, ITEM) and isinstance(callee, MemberExpr) and callee.name in ARRAY_METHODS:
             receiver = TRACED  # only an array has this method
         if fullname == "builtins.bool" and first and is_traced(first[1]):
             self.site(BOOL, node, first[0], '"bool()"')
