@@ -33,7 +33,7 @@ import generate_stubs  # noqa: E402
 import releases  # noqa: E402
 
 REPO = generate_stubs.REPO
-OLDEST = "0.4.31"  # the first release with a built-in Array.to_device
+OLDEST = releases.OLDEST
 SOURCES = ["mypy_plugin", "pyproject.toml", "README.md", "LICENSE", "NOTICE"]
 """What the package is built from, besides the generated stubs."""
 

@@ -128,6 +128,7 @@ SIZE_CALLS: dict[str, tuple[Callable[..., Any], Callable[[Any], Any]]] = {
     "iota": (jax.lax.iota, lambda n: jax.lax.iota(jnp.int32, n)),
     "dynamic_slice": (jax.lax.dynamic_slice, lambda n: jax.lax.dynamic_slice(X, (0,), (n,))),
     "dynamic_slice_in_dim": (jax.lax.dynamic_slice_in_dim, lambda n: jax.lax.dynamic_slice_in_dim(X, 0, n)),
+    "repeat": (jnp.repeat, lambda n: jnp.repeat(X, n)),
 }
 """For each entry of ``tracing.SIZE_PARAMETERS`` (by its short name, a module's where two share
 one): the function, and a call of it with ``n`` as its shape or size."""
@@ -154,8 +155,9 @@ def stub_text(relative: str) -> str:
 
 def defined_as(function: Callable[..., Any]) -> str:
     """Where a function is defined, as mypy names it: ``jax.numpy`` for what JAX's stubs declare."""
-    if function in {jnp_function for jnp_function, _ in SIZE_CALLS.values() if jnp_function.__module__.startswith("jax._src.numpy")}:
-        return fullnames.JNP + function.__name__
+    name: str = function.__name__
+    if getattr(jnp, name, None) is function:  # declared in JAX's stub of jax.numpy
+        return fullnames.JNP + name
     inner = getattr(function, "__wrapped__", function)
     return f"{inner.__module__}.{inner.__name__}"
 
@@ -192,6 +194,7 @@ def test_every_size_entry_has_a_call() -> None:
 
 
 def test_repeat_needs_total_repeat_length() -> None:
+    assert tracing.SIZE_FIXED_BY == {fullnames.JNP + "repeat": "total_repeat_length"}
     with pytest.raises(jax.errors.ConcretizationTypeError):
         jax.jit(lambda n: jnp.repeat(X, n))(2)
     jax.jit(lambda n: jnp.repeat(X, n, total_repeat_length=8))(2)

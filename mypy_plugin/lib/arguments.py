@@ -48,6 +48,14 @@ def given(ctx: HookContext, parameter: str) -> Given | None:
     return Given(list(ctx.args[index]), list(ctx.arg_types[index]))
 
 
+def written_for(call: CallExpr, position: int, keyword: str) -> list[int]:
+    """The indexes of the arguments ``call`` writes for a parameter: by position (``position``,
+    -1 for one that is taken by name only) or by name (``keyword``). Read from the call as
+    written, where no hook context maps them (a function given to ``jax.lax``, a call walked in
+    a transformed function's body)."""
+    return [index for index, name in enumerate(call.arg_names) if name == keyword or (name is None and index == position)]
+
+
 def passed(ctx: HookContext, parameter: str) -> list[tuple[Expression, Type]]:
     """The arguments the call passes for ``parameter``, with their types; none when it passes
     none or the parameter is undecided (see ``given``)."""

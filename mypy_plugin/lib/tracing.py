@@ -72,7 +72,7 @@ from mypy.nodes import (
 )
 from mypy.types import CallableType, Instance, Overloaded, TupleType, Type, get_proper_type
 
-from mypy_plugin.lib import fullnames, release, statements, types
+from mypy_plugin.lib import arguments, fullnames, release, statements, types
 from mypy_plugin.lib.source import int_literal, source
 from mypy_plugin.lib.transforms import TransformedFunction
 
@@ -130,12 +130,15 @@ SIZE_PARAMETERS: Final[dict[str, tuple[str, tuple[tuple[int, str], ...]]]] = {
     fullnames.LAX_CORE + "iota": ("TypeError", ((1, "size"),)),
     fullnames.LAX_SLICING + "dynamic_slice": ("TypeError", ((2, "slice_sizes"),)),
     fullnames.LAX_SLICING + "dynamic_slice_in_dim": ("TracerIntegerConversionError", ((2, "slice_size"),)),
+    fullnames.JNP + "repeat": ("ConcretizationTypeError", ((1, "repeats"),)),
 }
 """JAX functions with a parameter that is a shape or a size, each with what JAX raises when a
 tracer is given there under ``jax.jit`` (measured on JAX 0.4.31, 0.7.2, 0.10.2 and 0.12.0.1,
 ``tests/test_traced_tables.py``), and the parameters, by position and by name (``-1``: by name
-only). The ``*_like`` functions take ``shape`` after ``dtype`` (``full_like`` after ``fill_value`` too). ``jnp.repeat`` is
-read apart (``repeat_size``): its ``repeats`` is a size only without ``total_repeat_length``."""
+only). The ``*_like`` functions take ``shape`` after ``dtype`` (``full_like`` after ``fill_value`` too)."""
+SIZE_FIXED_BY: Final = {fullnames.JNP + "repeat": "total_repeat_length"}
+"""Entries of ``SIZE_PARAMETERS`` whose size parameter stops being one when this keyword is given
+(``jnp.repeat(x, n, total_repeat_length=6)`` runs)."""
 NUMBER_ONLY_OPERATORS: Final = frozenset({"-", "/", "//", "**", "@", "%"})
 """Operators no list, dict or tuple supports: with a ``CANDIDATE`` operand, a tracer."""
 ORDER_OPERATORS: Final = frozenset({"<", "<=", ">", ">="})
@@ -671,22 +674,13 @@ class Walk:
             if callee.name in SHAPE_MAKING_METHODS and "size" not in node.arg_names:
                 self.site(SIZE, node, callee.expr, f'".{callee.name}()"')
             return TRACED
-        if fullname == fullnames.JNP + "repeat" and "total_repeat_length" not in node.arg_names and len(args) > 1:
-            if holds_tracers(args[1]) and node.arg_names[1] in (None, "repeats"):
-                self.site(
-                    SHAPE_ARGUMENT,
-                    node,
-                    traced_item(node.args[1], args[1]),
-                    called_as(callee, fullname),
-                    fullname,
-                    "ConcretizationTypeError",
-                )
-        if fullname in SIZE_PARAMETERS:
+        if fullname in SIZE_PARAMETERS and not (fullname in SIZE_FIXED_BY and SIZE_FIXED_BY[fullname] in node.arg_names):
             raises, places = SIZE_PARAMETERS[fullname]
-            for arg, state, name, index in zip(node.args, args, node.arg_names, range(len(node.args))):
-                if holds_tracers(state) and any(name == keyword or (name is None and index == position) for position, keyword in places):
-                    self.site(SHAPE_ARGUMENT, node, traced_item(arg, state), called_as(callee, fullname), fullname, raises)
-                    break
+            written = sorted({index for position, keyword in places for index in arguments.written_for(node, position, keyword)})
+            traced = next((index for index in written if holds_tracers(args[index])), None)
+            if traced is not None:
+                size = traced_item(node.args[traced], args[traced])
+                self.site(SHAPE_ARGUMENT, node, size, called_as(callee, fullname), fullname, raises)
         shape_making = fullname in SHAPE_MAKING_FUNCTIONS or (fullname == fullnames.JAX_NUMPY_WHERE and len(node.args) == 1)
         if shape_making and "size" not in node.arg_names and any(is_traced(state) for _, state in positional):
             self.site(SIZE, node, next(arg for arg, state in positional if is_traced(state)), called_as(callee, fullname))

@@ -35,7 +35,7 @@ from mypy.nodes import (
 )
 from mypy.types import AnyType, CallableType, Type, get_proper_type
 
-from mypy_plugin.lib import fullnames, release, types
+from mypy_plugin.lib import arguments, fullnames, release, types
 from mypy_plugin.lib.source import int_literal
 from mypy_plugin.lib.types import members
 
@@ -208,12 +208,8 @@ def lax_bodies(call: CallExpr, module: str) -> list[TransformedFunction]:
     printed, places = LAX_BODIES[call.callee.fullname]
     found = []
     for position, keyword in places:
-        given = [
-            arg
-            for index, (arg, name) in enumerate(zip(call.args, call.arg_names))
-            if name == keyword or (name is None and index == position)
-        ]
-        target = given[0] if len(given) == 1 else None
+        given = arguments.written_for(call, position, keyword)
+        target = call.args[given[0]] if len(given) == 1 else None
         if not isinstance(target, NameExpr) or not isinstance(target.node, FuncDef) or not target.node.fullname.startswith(module + "."):
             continue
         function = target.node
