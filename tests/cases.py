@@ -103,6 +103,13 @@ RULES = (
         },
     )
     + by_exception(
+        r", which jax\.jit traces unless static; ",
+        {
+            ("jax-jit-call", "TypeError"): re.compile(r"^Shapes must be 1D sequences of concrete values of integer type"),
+            ("jax-jit-call", "ConcretizationTypeError"): CONCRETIZATION,
+        },
+    )
+    + by_exception(
         "; ",
         {
             ("jax-unsupported-argument", "TypeError"): re.compile(

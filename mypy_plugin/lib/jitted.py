@@ -38,8 +38,11 @@ from mypy_plugin.lib.types import members
 CALL: Final = fullnames.JIT_WRAPPED + ".__call__"
 SIGNATURE: Final = "jax-stubs:jitted"
 STATIC_PREFIX: Final = "jax-stubs:static:"
-"""The extra attributes: the wrapped signature, and one entry per static parameter. Neither is
-an identifier, so no attribute access in user code can reach them."""
+WRAPS_PREFIX: Final = "jax-stubs:wraps:"
+"""The extra attributes: the wrapped signature, one entry per static parameter, and the full
+name of the JAX function wrapped where it takes a shape or a size (``jax.jit(jnp.zeros)``;
+``tracing.SIZE_PARAMETERS``). None is an identifier, so no
+attribute access in user code can reach them."""
 DEPTH: Final = 8
 """How deep ``outputs`` and ``unhashable`` follow nested types (a recursive alias ends there)."""
 
@@ -59,13 +62,16 @@ CONTAINERS: Final = frozenset({"builtins.tuple", "builtins.list", "builtins.dict
 
 
 class JittedSignature:
-    """The wrapped function's signature, as declared, and the names of its static parameters."""
+    """The wrapped function's signature, as declared, the names of its static parameters, and
+    the full name of the function where it is one of JAX's with a shape or size parameter
+    (else empty)."""
 
-    __slots__ = ("signature", "statics")
+    __slots__ = ("signature", "statics", "wraps")
 
-    def __init__(self, signature: CallableType, statics: frozenset[str]) -> None:
+    def __init__(self, signature: CallableType, statics: frozenset[str], wraps: str = "") -> None:
         self.signature = signature
         self.statics = statics
+        self.wraps = wraps
 
 
 def is_wrapper(typ: Type) -> bool:
@@ -78,6 +84,8 @@ def with_jitted_signature(wrapper: Instance, kept: JittedSignature) -> Instance:
     typed = mypy_internals.with_extra_attribute(wrapper, SIGNATURE, kept.signature)
     for name in sorted(kept.statics):
         typed = mypy_internals.with_extra_attribute(typed, STATIC_PREFIX + name, NoneType())
+    if kept.wraps:
+        typed = mypy_internals.with_extra_attribute(typed, WRAPS_PREFIX + kept.wraps, NoneType())
     return typed
 
 
@@ -91,7 +99,8 @@ def jitted_signature_of(typ: Type) -> JittedSignature | None:
     if not isinstance(signature, CallableType):
         return None
     statics = frozenset(name[len(STATIC_PREFIX) :] for name in attrs if name.startswith(STATIC_PREFIX))
-    return JittedSignature(signature, statics)
+    wraps = next((name[len(WRAPS_PREFIX) :] for name in attrs if name.startswith(WRAPS_PREFIX)), "")
+    return JittedSignature(signature, statics, wraps)
 
 
 def kept_signature(function: CallableType, array: Instance) -> CallableType:

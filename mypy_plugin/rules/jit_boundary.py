@@ -7,7 +7,10 @@ What JAX always rejects there (measured on JAX 0.4.31, 0.7.2 and 0.10.2, CPU):
 - on every call, a static parameter whose value JAX cannot hash (a ``list``, ``dict``, ``set``,
   NumPy or JAX array, a tuple holding one): ``ValueError: Non-hashable static arguments``;
 - on a call that passes one, a ``str``, ``bytes`` or a function to a traced parameter:
-  ``TypeError: Error interpreting argument ... as an abstract array``.
+  ``TypeError: Error interpreting argument ... as an abstract array``;
+- on a call of a JAX function jitted directly (``jax.jit(jnp.zeros)``, ``jax.jit(jax.ops.segment_sum)``)
+  that passes a shape or a size to a parameter not made static: what JAX raises for a traced
+  shape there (``tracing.SIZE_PARAMETERS``), though the caller passes a Python int.
 
 Declarations are checked under ``jax-jit-declaration`` (a static parameter declared with a type
 no value of which can be hashed, too); arguments under ``jax-jit-call``: the plugin keeps the
@@ -51,12 +54,13 @@ from mypy.nodes import (
     RefExpr,
 )
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, MethodSigContext
-from mypy.types import CallableType, FunctionLike, Instance, Type, get_proper_type
+from mypy.types import CallableType, FunctionLike, Instance, NoneType, Type, get_proper_type
 
-from mypy_plugin.lib import arguments, checked_module, errorcodes, fullnames, jitted, mypy_internals, reporting, transforms
+from mypy_plugin.lib import arguments, checked_module, errorcodes, fullnames, jitted, mypy_internals, reporting, tracing, transforms
 from mypy_plugin.lib.jitted import JittedSignature
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
+from mypy_plugin.lib.types import members
 
 DECLARATION_CODE: Final = errorcodes.JIT_DECLARATION
 CALL_CODE: Final = errorcodes.JIT_CALL
@@ -82,6 +86,7 @@ PASS_HASHABLE: Final = 'Pass a hashable value (a tuple of hashable items, a froz
 UNTRACEABLE: Final = 'Argument "{name}" of jitted "{function}" is {kind}, which JAX cannot trace; JAX raises TypeError'
 MAKE_STATIC: Final = 'Make "{name}" static: static_argnames=("{name}",) in the jax.jit of "{function}"'
 ADD_STATIC: Final = 'Make "{name}" static: add it to static_argnames in the jax.jit of "{function}"'
+TRACED_SIZE: Final = 'Argument "{name}" of jitted "{function}" is a shape or size, which jax.jit traces unless static; JAX raises {raises}'
 REFER_INSIDE: Final = (
     'Refer to the function inside "{function}" instead of passing it, make "{name}" static, or pass a '
     '"jax.tree_util.Partial", which JAX traces'
@@ -158,7 +163,12 @@ def on_call(ctx: MethodContext) -> Type:
     kept = jitted.jitted_signature_of(ctx.type)
     if kept is None or not read_directly(ctx.context):
         return ctx.default_return_type
-    for name, arg, typ in arguments.against(ctx, kept.signature):
+    given = arguments.against(ctx, kept.signature)
+    sizes = traced_sizes(kept, {name for name, _, _ in given})
+    for name, arg, typ in given:
+        if name in sizes and not any(isinstance(member, NoneType) for member in members(typ)):
+            report_traced_size(ctx.api, arg, name, kept, sizes[name])
+            continue
         if name in kept.statics:
             if jitted.unhashable(typ) and not declared_unhashable(kept.signature, name):
                 report_unhashable_argument(ctx.api, arg, name, kept, typ)
@@ -169,6 +179,15 @@ def on_call(ctx: MethodContext) -> Type:
         if kind is not None:
             report_untraceable(ctx.api, arg, name, kept, kind)
     return ctx.default_return_type
+
+
+def traced_sizes(kept: JittedSignature, passed: set[str]) -> dict[str, str]:
+    """The parameters of a jitted JAX function that are shapes or sizes and not static, each
+    with what JAX raises when a call passes one (None passes: it is no array leaf)."""
+    if kept.wraps not in tracing.SIZE_PARAMETERS or tracing.SIZE_FIXED_BY.get(kept.wraps) in passed:
+        return {}
+    raises, places = tracing.SIZE_PARAMETERS[kept.wraps]
+    return {name: raises for _, name in places if name not in kept.statics}
 
 
 def wrapped(api: CheckerPluginInterface, wrapping: Wrapping, made: Type) -> Type:
@@ -191,7 +210,10 @@ def wrapped(api: CheckerPluginInterface, wrapping: Wrapping, made: Type) -> Type
                 report_declared_unhashable(
                     api, wrapping.context, static, function_name(wrapping.function), parameter_type(wrapping.function, static)
                 )
-    return jitted.with_jitted_signature(proper, JittedSignature(wrapping.function, frozenset(statics)))
+    context = wrapping.context
+    target = context.args[0] if isinstance(context, CallExpr) and context.args else None
+    wraps = target.fullname if isinstance(target, RefExpr) and target.fullname in tracing.SIZE_PARAMETERS else ""
+    return jitted.with_jitted_signature(proper, JittedSignature(wrapping.function, frozenset(statics), wraps))
 
 
 def check_declaration(api: CheckerPluginInterface, wrapping: Wrapping, *, report: bool) -> bool:
@@ -302,6 +324,12 @@ def report_untraceable(api: CheckerPluginInterface, arg: Expression, name: str, 
         UNTRACEABLE.format(name=name, function=function, kind=kind),
         [note],
     )
+
+
+def report_traced_size(api: CheckerPluginInterface, arg: Expression, name: str, kept: JittedSignature, raises: str) -> None:
+    function = function_name(kept.signature)
+    note = (ADD_STATIC if kept.statics else MAKE_STATIC).format(name=name, function=function)
+    reporting.error_with_notes(api, arg, CALL_CODE, TRACED_SIZE.format(name=name, function=function, raises=raises), [note])
 
 
 def named_options(call: CallExpr, first: int) -> list[tuple[str, Expression]] | None:
