@@ -7,6 +7,7 @@ it tests)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -45,7 +46,7 @@ def test_shape_making_functions_need_size(fullname: str) -> None:
 def test_one_argument_where_and_nonzero_method_need_size() -> None:
     assert short(fullnames.JAX_NUMPY_WHERE) == "where"
     with pytest.raises(jax.errors.ConcretizationTypeError):
-        jax.jit(lambda x: jnp.where(x > 0))(X)
+        jax.jit(lambda x: jnp.where(x > 0))(X)  # type: ignore[jax-traced-shape]
     jax.jit(lambda x: jnp.where(x > 0, size=4))(X)
     for method in tracing.SHAPE_MAKING_METHODS:
         with pytest.raises(jax.errors.ConcretizationTypeError):
@@ -76,6 +77,29 @@ def test_numpy_converters_raise(name: str) -> None:
 def test_converting_methods_raise(method: str) -> None:
     with pytest.raises(jax.errors.ConcretizationTypeError):
         jax.jit(lambda x: getattr(x.sum(), method)())(X)
+
+
+@pytest.mark.parametrize("name", sorted(tracing.MATH_FUNCTIONS))
+def test_math_functions_raise_and_have_a_jax_numpy_twin(name: str) -> None:
+    function = getattr(math, name)
+    arity = 2 if name in ("atan2", "pow", "hypot", "copysign", "fmod") else 1
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        jax.jit(lambda x: function(*[x.sum()] * arity))(X)
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        jax.grad(lambda x: x * function(*[x] * arity))(0.5)
+    twin = getattr(jnp, tracing.MATH_FUNCTIONS[name])
+    assert np.allclose(twin(*[0.5] * arity), function(*[0.5] * arity))
+
+
+def test_int_and_item_run_under_grad_and_the_other_conversions_raise() -> None:
+    assert tracing.RUN_UNDER_GRAD == {'"int()"', '".item()"'}
+    jax.grad(lambda x: x * int(x) * x.item())(2.0)
+    for convert in (float, complex, lambda x: x.tolist()):
+        with pytest.raises(jax.errors.ConcretizationTypeError):
+            jax.grad(lambda x, convert=convert: x * abs(convert(x)))(2.0)
+    with pytest.raises(jax.errors.TracerArrayConversionError):
+        jax.grad(lambda x: x * np.asarray(x))(2.0)
+    jax.grad(lambda x: x * 2 if x > 0 else -x)(2.0)  # control flow runs
 
 
 @pytest.mark.parametrize("name", sorted(tracing.CONCRETE_ATTRIBUTES))
@@ -196,12 +220,12 @@ def test_every_size_entry_has_a_call() -> None:
 def test_repeat_needs_total_repeat_length() -> None:
     assert tracing.SIZE_FIXED_BY == {fullnames.JNP + "repeat": "total_repeat_length"}
     with pytest.raises(jax.errors.ConcretizationTypeError):
-        jax.jit(lambda n: jnp.repeat(X, n))(2)
+        jax.jit(lambda n: jnp.repeat(X, n))(2)  # type: ignore[jax-traced-shape]
     jax.jit(lambda n: jnp.repeat(X, n, total_repeat_length=8))(2)
 
 
 def test_reshape_method_with_a_traced_size_raises_type_error() -> None:
     assert tracing.SHAPE_METHODS == {"reshape"}
     with pytest.raises(TypeError):
-        jax.jit(lambda x, n: x.reshape(n, -1))(X, 2)
+        jax.jit(lambda x, n: x.reshape(n, -1))(X, 2)  # type: ignore[jax-traced-shape]
     jax.jit(lambda x: x.reshape(x.shape[0] // 2, -1))(X)

@@ -3,12 +3,15 @@
 One walk of the function's syntax tree follows which values are certainly tracers: a traced
 parameter (``transforms.py``), anything computed from one (operators, indexing, attributes other
 than ``.shape``/``.dtype``/..., methods), the result of a call declared to return a JAX array
-given a tracer, and under ``jax.jit`` every call of a JAX function declared to return an array
-(JAX stages it, even on concrete inputs). Every other value is undecided and never reported: a
-global, an attribute of a parameter that is not an array, a parameter declared loosely. Where
-branches disagree the value is undecided; loops are walked twice so that a value traced by the
-end of one turn is seen at the start of the next. ``with jax.ensure_compile_time_eval():``
-blocks, nested functions and lambdas are not walked.
+given a tracer, under ``jax.jit`` every call of a JAX function declared to return an array and
+every operation on a global's or a closure's ``jax.Array`` (JAX stages them, even on concrete
+inputs), and what a helper returns: a plain function of the checked module called with tracers
+is walked too, with them on its parameters (up to ``HELPER_DEPTH`` calls deep). Every other
+value is undecided and never reported: an attribute of a parameter that is not an array, a
+parameter declared loosely. Where branches disagree the value is undecided; loops are walked
+twice so that a value traced by the end of one turn is seen at the start of the next. ``with
+jax.ensure_compile_time_eval():`` blocks, and the functions and lambdas defined inside are not
+walked (unless given to a transform themselves).
 
 The walk records each *site*: a line that needs a Python value of a tracer (``if``, ``int()``,
 ``range()``, ``np.asarray``) or makes a shape from its values (a boolean mask, ``jnp.nonzero``
@@ -20,6 +23,9 @@ from __future__ import annotations
 from typing import Final
 
 from mypy.nodes import (
+    ARG_NAMED,
+    ARG_NAMED_OPT,
+    ARG_OPT,
     ARG_POS,
     GDEF,
     LDEF,
@@ -41,6 +47,7 @@ from mypy.nodes import (
     FloatExpr,
     ForStmt,
     FuncDef,
+    FuncItem,
     GeneratorExpr,
     GlobalDecl,
     IfStmt,
@@ -74,7 +81,7 @@ from mypy.types import CallableType, Instance, Overloaded, TupleType, Type, get_
 
 from mypy_plugin.lib import arguments, fullnames, release, statements, types
 from mypy_plugin.lib.source import int_literal, source
-from mypy_plugin.lib.transforms import TransformedFunction
+from mypy_plugin.lib.transforms import TransformedFunction, declared_type, traceable
 
 TRACED: Final = "traced"
 MASK: Final = "mask"
@@ -88,9 +95,16 @@ ITEM: Final = "item"
 """What iterating a ``CANDIDATE`` gives: a row of a list of arrays, or a key of a dict (a Python
 value, which arithmetic, comparisons and ``range()`` accept). Only an array method proves it a
 tracer."""
+ARRAY: Final = "array"
+"""A concrete ``jax.Array`` from outside the staged function (a module global, a closure's
+variable): a bare reference stays concrete, but JAX stages every operation on it (an operator,
+an index, an array method), whose result is a tracer. Only ``jax.jit`` and ``jax.lax``'s bodies
+stage; under ``jax.vmap`` alone such an operation runs on the concrete array."""
 State = None | str | tuple["State", ...]
-"""What the walk knows of a value: None (undecided), ``TRACED``, ``MASK``, ``CANDIDATE``, or a
-tuple of states."""
+"""What the walk knows of a value: None (undecided), ``TRACED``, ``MASK``, ``CANDIDATE``,
+``ITEM``, ``ARRAY``, or a tuple of states."""
+Followed = tuple[str, tuple[tuple[str, State], ...]]
+"""A helper's full name with the states of its parameters, as the walk followed it."""
 
 CONCRETE_ATTRIBUTES: Final = frozenset({"shape", "ndim", "dtype", "size", "weak_type", "sharding", "aval", "itemsize", "nbytes"})
 """Attributes of a tracer that are Python values known while tracing."""
@@ -194,8 +208,21 @@ MASK_FUNCTIONS: Final = frozenset(
 NUMPY_CONVERTERS: Final = frozenset({"asarray", "array", "asanyarray", "ascontiguousarray"})
 """NumPy functions that convert their input to an array (defined in ``numpy._core``, re-exported)."""
 CONVERTERS: Final = {"builtins.int": '"int()"', "builtins.float": '"float()"', "builtins.complex": '"complex()"'}
+MATH_FUNCTIONS: Final = {
+    **{name: name for name in ("sqrt", "exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "sinh", "cosh", "tanh")},
+    **{name: name for name in ("fabs", "hypot", "copysign", "fmod", "isnan", "isinf", "isfinite", "degrees", "radians")},
+    "asin": "arcsin", "acos": "arccos", "atan": "arctan", "atan2": "arctan2", "pow": "power",
+}  # fmt: skip
+"""Functions of Python's ``math`` that convert their arguments with ``float()`` (so a tracer
+raises ``ConcretizationTypeError``; ``tests/test_traced_tables.py``), each with the ``jax.numpy``
+function that computes the same on arrays."""
+RUN_UNDER_GRAD: Final = frozenset({'"int()"', '".item()"'})
+"""Conversions that run under ``jax.grad`` alone: its tracers carry a concrete value that
+``int()`` and ``.item()`` read (``float()``, ``.tolist()``, ``math`` and NumPy raise)."""
 PRINTERS: Final = frozenset({"builtins.print"})
 LOOP_PASSES: Final = 2
+HELPER_DEPTH: Final = 3
+"""How many calls deep the walk follows helpers from the transformed function."""
 
 BOOL: Final = "bool"
 CONVERT: Final = "convert"
@@ -214,7 +241,7 @@ bound or step (``x[:n]``)."""
 class Site:
     """One place that needs the Python value of a tracer."""
 
-    __slots__ = ("kind", "node", "value", "construct", "printing", "callee", "raises")
+    __slots__ = ("kind", "node", "value", "construct", "printing", "callee", "raises", "trail")
 
     def __init__(
         self, kind: str, node: Expression, value: Expression, construct: str, printing: bool = False, callee: str = "", raises: str = ""
@@ -234,6 +261,9 @@ class Site:
         function given a traced shape."""
         self.raises = raises
         """What JAX raises there, where the kind does not say (a shape argument: by function)."""
+        self.trail: tuple[tuple[CallExpr, FuncItem], ...] = ()
+        """The calls that lead from the transformed function to the helper holding the site, each
+        with the function it calls; empty for a site of the transformed function itself."""
 
 
 def merge(a: State, b: State) -> State:
@@ -250,6 +280,12 @@ def merge(a: State, b: State) -> State:
 
 def is_traced(state: State) -> bool:
     return state in (TRACED, MASK)
+
+
+def staged_by_operation(state: State) -> bool:
+    """Whether an operation on the value (an operator, an index, an array method) gives a
+    tracer: a tracer's, or a concrete array's that the function stages (``ARRAY``)."""
+    return is_traced(state) or state == ARRAY
 
 
 def holds_tracers(state: State) -> bool:
@@ -334,25 +370,84 @@ def is_ufunc(node: object) -> bool:
 
 
 class Walk:
-    """The walk of one transformed function; ``sites`` holds what it found."""
+    """The walk of one transformed function, and of the helpers it calls with tracers;
+    ``sites`` holds what it found."""
 
-    def __init__(self, transformed: TransformedFunction) -> None:
+    def __init__(
+        self, transformed: TransformedFunction, module: str, followed: dict[Followed, State] | None = None, depth: int = 0
+    ) -> None:
         self.transformed = transformed
         self.staged = transformed.staged
+        self.module = module
+        """The checked module: only its own functions are followed as helpers (a change to one
+        makes mypy check the module again, incrementally and in the daemon alike)."""
+        self.followed: dict[Followed, State] = {} if followed is None else followed
+        """Each helper walked with a set of argument states, with what it returns: walked once
+        per transform, and not again on recursion (None while it is being walked)."""
+        self.depth = depth
         self.sites: dict[tuple[str, int, int], Site] = {}
         self.printing = 0
         self.outside: set[str] = set()
         """Names declared ``global`` or ``nonlocal``: never local values."""
+        self.returned: list[State] = []
 
     def run(self) -> list[Site]:
         env: Env = {name: CANDIDATE for name in self.transformed.leaf_parameters}
         env.update({name: TRACED for name in self.transformed.traced_parameters})
-        self.block(self.transformed.function.body, env)
+        self.body(self.transformed.function, env)
         return sorted(self.sites.values(), key=lambda site: (site.node.line, site.node.column))
+
+    def body(self, function: FuncItem, env: Env) -> State:
+        """Walk ``function``'s body from ``env``; the state of what it returns."""
+        if not self.block(function.body, env):
+            self.returned.append(None)
+        state = self.returned[0] if self.returned else None
+        for other in self.returned[1:]:
+            state = merge(state, other)
+        return state
+
+    def follow(self, node: CallExpr, args: list[State]) -> tuple[State] | None:
+        """A call of a plain function of the checked module with tracers among its arguments (a
+        helper): walk its body with the arguments' states on its parameters, and keep its sites
+        with the call on their trail. None where the call is not followed: another module's
+        function, a method, a decorated function, a generator, arguments passed with ``*`` or
+        ``**``, past ``HELPER_DEPTH`` calls."""
+        function = node.callee.node if isinstance(node.callee, NameExpr) else None
+        if not isinstance(function, FuncDef) or function.fullname != f"{self.module}.{function.name}" or self.depth >= HELPER_DEPTH:
+            return None
+        if function.is_generator or function.is_coroutine or function.is_async_generator:
+            return None
+        parameters = passed_to(function, node, args)
+        if parameters is None or not any(holds_tracers(state) or state == ARRAY for state in parameters.values()):
+            return None
+        for name, state in parameters.items():
+            if state in (CANDIDATE, ITEM) and traceable(declared_type(function, name)):
+                parameters[name] = TRACED  # the helper declares it an array or a number
+        key = (function.fullname, tuple(sorted(parameters.items(), key=lambda item: item[0])))
+        if key in self.followed:
+            return (self.followed[key],)
+        self.followed[key] = None
+        helper = Walk(self.transformed, self.module, self.followed, self.depth + 1)
+        returned = helper.body(function, dict(parameters))
+        self.followed[key] = returned
+        for found, site in helper.sites.items():
+            site.trail = ((node, function), *site.trail)
+            self.sites.setdefault(found, site)
+        return (returned,)
+
+    def from_outside(self, node: NameExpr) -> State:
+        """A name the walk does not bind: a module global, a closure's variable, a parameter
+        left at its default. A ``jax.Array`` (as mypy has typed it so far) is ``ARRAY`` where
+        the function is staged; anything else is undecided."""
+        if self.staged and isinstance(node.node, Var) and types.is_array(node.node.type):
+            return ARRAY
+        return None
 
     # Sites
 
     def site(self, kind: str, node: Expression, value: Expression, construct: str, callee: str = "", raises: str = "") -> None:
+        if self.transformed.differentiated and not raises_under_grad(kind, construct):
+            return
         key = (kind, node.line, node.column)
         if key not in self.sites:
             self.sites[key] = Site(kind, node, value, construct, self.printing > 0, callee, raises)
@@ -404,8 +499,7 @@ class Walk:
             if node.msg is not None:
                 self.value(node.msg, env)
         elif isinstance(node, ReturnStmt):
-            if node.expr is not None:
-                self.value(node.expr, env)
+            self.returned.append(self.value(node.expr, env) if node.expr is not None else None)
             return True
         elif isinstance(node, RaiseStmt):
             return True
@@ -521,12 +615,14 @@ class Walk:
     def value(self, node: Expression, env: Env) -> State:
         """The state of ``node``'s value; sites inside it are recorded on the way."""
         if isinstance(node, NameExpr):
-            return env.get(node.name) if node.kind == LDEF and node.name not in self.outside else None
+            if node.kind == LDEF and node.name not in self.outside and node.name in env:
+                return env[node.name]
+            return self.from_outside(node)
         if isinstance(node, MemberExpr):
             base = self.value(node.expr, env)
             if node.name in CONCRETE_ATTRIBUTES:
                 return None
-            return TRACED if is_traced(base) else None
+            return TRACED if staged_by_operation(base) else None
         if isinstance(node, IndexExpr):
             return self.index(node, env)
         if isinstance(node, CallExpr):
@@ -545,8 +641,8 @@ class Walk:
                 return None
             state = self.value(node.expr, env)
             if node.op == "~":
-                return MASK if state == MASK else (TRACED if holds_tracers(state) else None)
-            return TRACED if holds_tracers(state) else None
+                return MASK if state == MASK else (TRACED if holds_tracers(state) or state == ARRAY else None)
+            return TRACED if holds_tracers(state) or state == ARRAY else None
         if isinstance(node, ConditionalExpr):
             self.test(node.cond, "a conditional expression", env)
             return merge(self.value(node.if_expr, env), self.value(node.else_expr, env))
@@ -581,7 +677,7 @@ class Walk:
     ) -> State:
         if op in ("&", "|", "^") and MASK in (left, right) and all(s in (MASK, None) for s in (left, right)):
             return MASK
-        if is_traced(left) or is_traced(right):
+        if staged_by_operation(left) or staged_by_operation(right):
             return TRACED
         if CANDIDATE not in (left, right):
             return None
@@ -601,7 +697,9 @@ class Walk:
         if any(op in ("is", "is not", "in", "not in") for op in node.operators):
             return None
         pairs = [
-            is_traced(a) or is_traced(b) or (op in ORDER_OPERATORS and CANDIDATE in (a, b) and ordered(a, b, left, right))
+            staged_by_operation(a)
+            or staged_by_operation(b)
+            or (op in ORDER_OPERATORS and CANDIDATE in (a, b) and ordered(a, b, left, right))
             for op, a, b, left, right in zip(node.operators, states, states[1:], node.operands, node.operands[1:])
         ]
         if len(pairs) > 1 and pairs[0]:
@@ -613,11 +711,11 @@ class Walk:
         if isinstance(node.index, SliceExpr):
             parts = [part for part in (node.index.begin_index, node.index.end_index, node.index.stride) if part is not None]
             traced_part = next((part for part, state in ((part, self.value(part, env)) for part in parts) if holds_tracers(state)), None)
-            if traced_part is not None and is_traced(base):
+            if traced_part is not None and staged_by_operation(base):
                 self.site(SLICE, node, traced_part, "slicing")
-            return TRACED if is_traced(base) else None
+            return TRACED if staged_by_operation(base) else None
         index = self.value(node.index, env)
-        if index == MASK and is_traced(base):
+        if index == MASK and staged_by_operation(base):
             self.site(BOOLEAN_MASK, node, node.index, "indexing")
         if holds_tracers(index) and python_sequence(node.base):
             self.site(INDEX, node, node.index, "indexing a Python sequence")
@@ -628,7 +726,7 @@ class Walk:
             return None
         if base == CANDIDATE:
             return CANDIDATE  # an item of a pytree: a leaf or a pytree again
-        return TRACED if is_traced(base) else None
+        return TRACED if staged_by_operation(base) else None
 
     def call(self, node: CallExpr, env: Env) -> State:
         callee = node.callee
@@ -653,6 +751,11 @@ class Walk:
         if fullname in CONVERTERS and first and holds_tracers(first[1]):
             self.site(CONVERT, node, first[0], CONVERTERS[fullname])
             return None
+        if fullname.startswith("math.") and fullname[len("math.") :] in MATH_FUNCTIONS:
+            operand = next((arg for arg, state in positional if holds_tracers(state)), None)
+            if operand is not None:
+                self.site(CONVERT, node, operand, called_as(callee, fullname), callee=fullname)
+            return None
         if fullname == "builtins.range":
             for arg, state in positional:
                 if holds_tracers(state):
@@ -663,11 +766,13 @@ class Walk:
         if (numpy_converter or (isinstance(callee, RefExpr) and is_ufunc(callee.node))) and first and is_traced(first[1]):
             self.site(NUMPY_SITE, node, first[0], called_as(callee, fullname), callee=fullname)
             return None
-        if is_traced(receiver) and isinstance(callee, MemberExpr) and callee.name in SHAPE_METHODS:
+        if receiver == ARRAY and isinstance(callee, MemberExpr) and callee.name in CONVERTING_METHODS:
+            return None  # the concrete array's value: "W.item()" runs
+        if staged_by_operation(receiver) and isinstance(callee, MemberExpr) and callee.name in SHAPE_METHODS:
             traced_size = next((arg for arg, state in zip(node.args, args) if holds_tracers(state)), None)
             if traced_size is not None:
                 self.site(SHAPE_ARGUMENT, node, traced_size, f'".{callee.name}()"', fullnames.ARRAY, "TypeError")
-        if is_traced(receiver) and isinstance(callee, MemberExpr):
+        if staged_by_operation(receiver) and isinstance(callee, MemberExpr):
             if callee.name in CONVERTING_METHODS:
                 self.site(CONVERT, node, callee.expr, f'".{callee.name}()"')
                 return None
@@ -686,6 +791,9 @@ class Walk:
             self.site(SIZE, node, next(arg for arg, state in positional if is_traced(state)), called_as(callee, fullname))
         if not isinstance(callee, RefExpr):
             return None
+        followed = self.follow(node, args)
+        if followed is not None:
+            return followed[0]
         declared = array_state(returned_type(callee.node))
         if declared is None:
             return None
@@ -703,6 +811,32 @@ class Walk:
             for condition in conditions:
                 self.test(condition, "a comprehension condition", inner)
         self.value(node.left_expr, inner)
+
+
+def passed_to(function: FuncDef, call: CallExpr, args: list[State]) -> dict[str, State] | None:
+    """The state of each parameter of ``function`` that ``call`` passes an argument to; None
+    where an argument's parameter is unknown (``*args``, ``**kwargs``, a name it does not have)."""
+    positional = [arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT)]
+    named = {arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT, ARG_NAMED, ARG_NAMED_OPT)}
+    found: dict[str, State] = {}
+    taken = 0
+    for kind, name, state in zip(call.arg_kinds, call.arg_names, args):
+        if kind == ARG_POS and taken < len(positional):
+            target, taken = positional[taken], taken + 1
+        elif kind == ARG_NAMED and name in named:
+            target = name
+        else:
+            return None
+        if target in found:
+            return None
+        found[target] = state
+    return found
+
+
+def raises_under_grad(kind: str, construct: str) -> bool:
+    """Whether a site raises under ``jax.grad`` alone, whose tracers hold concrete values:
+    control flow, ``range()`` and masks run there; conversions to a float or to NumPy raise."""
+    return kind == NUMPY_SITE or (kind == CONVERT and construct not in RUN_UNDER_GRAD)
 
 
 def traced_item(node: Expression, state: State) -> Expression:

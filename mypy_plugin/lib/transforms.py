@@ -27,6 +27,8 @@ from mypy.nodes import (
     Decorator,
     Expression,
     FuncDef,
+    FuncItem,
+    LambdaExpr,
     ListExpr,
     NameExpr,
     RefExpr,
@@ -41,12 +43,16 @@ from mypy_plugin.lib.types import members
 
 JIT_KIND: Final = "jit"
 LAX_KIND: Final = "lax"
-"""A function ``jax.lax`` control flow calls with tracers (a loop body, a branch): staged like
-``jax.jit``'s, under ``jax.jit`` or not."""
+"""A function ``jax.lax`` control flow (a loop body, a branch) or ``jax.eval_shape`` calls with
+tracers: staged like ``jax.jit``'s, under ``jax.jit`` or not."""
 VMAP_KIND: Final = "vmap"
-TRANSFORMS: Final = {fullnames.JIT: JIT_KIND, fullnames.VMAP: VMAP_KIND}
+GRAD_KINDS: Final = frozenset(fullnames.GRADS.values())
+"""``jax.grad`` and its kin, each a kind of its own (named as printed): the arguments at
+``argnums`` are tracers, nothing is staged, and only what needs a float of a tracer raises
+(``tracing.raises_under_grad``)."""
+TRANSFORMS: Final = {fullnames.JIT: JIT_KIND, fullnames.VMAP: VMAP_KIND, **fullnames.GRADS}
 """The full names of the transforms, and the kind each one is."""
-PRINTED: Final = {JIT_KIND: "jax.jit", VMAP_KIND: "jax.vmap"}
+PRINTED: Final = {JIT_KIND: "jax.jit", VMAP_KIND: "jax.vmap", **{kind: kind for kind in GRAD_KINDS}}
 TRACEABLE_CLASSES: Final = frozenset(
     {fullnames.ARRAY, "builtins.int", "builtins.float", "builtins.bool", "builtins.complex", "numpy.ndarray", "numpy.generic"}
 )
@@ -63,7 +69,7 @@ class TransformedFunction:
 
     def __init__(
         self,
-        function: FuncDef,
+        function: FuncItem,
         kind: str,
         traced: frozenset[str],
         decorator: Expression | None,
@@ -89,6 +95,11 @@ class TransformedFunction:
     @property
     def transform(self) -> str:
         return self.name or PRINTED[self.kind]
+
+    @property
+    def differentiated(self) -> bool:
+        """Under ``jax.grad`` or its kin alone."""
+        return self.kind in GRAD_KINDS
 
     @property
     def staged(self) -> bool:
@@ -144,21 +155,29 @@ def called(call: CallExpr, module: str) -> TransformedFunction | None:
     kind = TRANSFORMS[call.callee.fullname]
     if not call.args or call.arg_names[0] is not None:
         return None
-    target = call.args[0]
-    if not isinstance(target, NameExpr) or not isinstance(target.node, FuncDef):
-        return None
-    if not target.node.fullname.startswith(module + "."):
+    function = function_of(call.args[0], module)
+    if function is None:
         return None
     options: list[tuple[str | None, Expression]] = list(zip(call.arg_names[1:], call.args[1:]))
-    if kind == VMAP_KIND and options and options[0][0] is None:  # jax.vmap(f, in_axes)
-        options[0] = ("in_axes", options[0][1])
+    if kind != JIT_KIND and options and options[0][0] is None:  # jax.vmap(f, in_axes), jax.grad(f, argnums)
+        options[0] = ("in_axes" if kind == VMAP_KIND else "argnums", options[0][1])
     if any(name is None for name, _ in options):
         return None
-    return traced_function(target.node, [(kind, options)], None)
+    return traced_function(function, [(kind, options)], None)
+
+
+def function_of(node: Expression, module: str) -> FuncItem | None:
+    """The function ``node`` gives a transform: a lambda written there, or a plain function of
+    ``module`` by name (another module's is checked with that module)."""
+    if isinstance(node, LambdaExpr):
+        return node
+    if isinstance(node, NameExpr) and isinstance(node.node, FuncDef) and node.node.fullname.startswith(module + "."):
+        return node.node
+    return None
 
 
 def traced_function(
-    function: FuncDef, stack: list[tuple[str, list[tuple[str | None, Expression]]]], written: Expression | None
+    function: FuncItem, stack: list[tuple[str, list[tuple[str | None, Expression]]]], written: Expression | None
 ) -> TransformedFunction:
     """Combine the transforms around ``function``: under any ``jax.jit`` every non-static
     parameter is traced; under ``jax.vmap`` alone, the batched ones."""
@@ -173,12 +192,18 @@ def traced_function(
                 statics = None if found is None else statics | found
         candidates = None if statics is None else {name for name in positional + keyword_only if name not in statics}
         kind = JIT_KIND
-    else:
+    elif VMAP_KIND in kinds:
         candidates = set()
-        for _, options in stack:
+        for _, options in (entry for entry in stack if entry[0] == VMAP_KIND):
             batched = batched_names(options, positional, keyword_only)
             candidates = None if batched is None or candidates is None else candidates | batched
         kind = VMAP_KIND
+    else:  # jax.grad and its kin alone: what any of them differentiates
+        candidates = set()
+        for _, options in stack:
+            differentiated = differentiated_names(options, positional)
+            candidates = None if differentiated is None or candidates is None else candidates | differentiated
+        kind = stack[0][0]
     # A default the caller leaves out is not traced (JAX traces what is passed): a parameter with
     # one holds a tracer only at the calls that pass it, so none is decided.
     required = {arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_NAMED)}
@@ -194,15 +219,19 @@ LAX_BODIES: Final = {
     fullnames.LAX_LOOPS + "scan": ("jax.lax.scan", ((0, "f"),)),
     fullnames.LAX_LOOPS + "map": ("jax.lax.map", ((0, "f"),)),
     fullnames.LAX_CONDITIONALS + "cond": ("jax.lax.cond", ((1, "true_fun"), (2, "false_fun"))),
+    fullnames.LAX_CONDITIONALS + "switch": ("jax.lax.switch", ((1, "branches"),)),
+    fullnames.EVAL_SHAPE: ("jax.eval_shape", ((0, "fun"),)),
 }
-"""``jax.lax``'s control flow, each with the functions it calls with tracers (by position and by
-name): every parameter JAX passes there holds tracers."""
+"""``jax.lax``'s control flow and ``jax.eval_shape``, each with the functions it calls with tracers
+(by position and by name; ``jax.lax.switch``'s is a list of them): every parameter JAX passes
+there holds tracers, under ``jax.jit`` or not."""
 
 
 def lax_bodies(call: CallExpr, module: str) -> list[TransformedFunction]:
-    """The functions of ``module`` that a ``jax.lax`` control-flow call passes by name (``body``
-    in ``jax.lax.fori_loop(0, n, body, x)``), each with its parameters as tracers: declared as
-    arrays or scalars, certainly; unannotated, as tracers or pytrees of them."""
+    """The functions a ``jax.lax`` control-flow call (or ``jax.eval_shape``) passes: by name for
+    a function of ``module`` (``body`` in ``jax.lax.fori_loop(0, n, body, x)``), or as a lambda;
+    each with its parameters as tracers: declared as arrays or scalars, certainly; unannotated,
+    as tracers or pytrees of them."""
     if not isinstance(call.callee, RefExpr) or call.callee.fullname not in LAX_BODIES:
         return []
     printed, places = LAX_BODIES[call.callee.fullname]
@@ -210,14 +239,20 @@ def lax_bodies(call: CallExpr, module: str) -> list[TransformedFunction]:
     for position, keyword in places:
         given = arguments.written_for(call, position, keyword)
         target = call.args[given[0]] if len(given) == 1 else None
-        if not isinstance(target, NameExpr) or not isinstance(target.node, FuncDef) or not target.node.fullname.startswith(module + "."):
-            continue
-        function = target.node
-        required = [arg.variable.name for arg in function.arguments if arg.kind == ARG_POS]
-        traced = frozenset(name for name in required if traceable(declared_type(function, name)))
-        leaves = frozenset(name for name in required if declared_type(function, name) is None)
-        found.append(TransformedFunction(function, LAX_KIND, traced, None, leaves, printed))
+        # lax.switch takes its branches as a list
+        targets = target.items if isinstance(target, (ListExpr, TupleExpr)) else [target] if target is not None else []
+        for function in filter(None, (function_of(item, module) for item in targets)):
+            found.append(lax_body(function, printed))
     return found
+
+
+def lax_body(function: FuncItem, printed: str) -> TransformedFunction:
+    """A function a ``jax.lax`` control-flow call (or ``jax.eval_shape``) traces: each required
+    parameter holds tracers."""
+    required = [arg.variable.name for arg in function.arguments if arg.kind == ARG_POS]
+    traced = frozenset(name for name in required if traceable(declared_type(function, name)))
+    leaves = frozenset(name for name in required if declared_type(function, name) is None)
+    return TransformedFunction(function, LAX_KIND, traced, None, leaves, printed)
 
 
 def static_names(options: Sequence[tuple[str | None, Expression]], positional: Sequence[str | None], star_args: bool) -> set[str] | None:
@@ -274,6 +309,20 @@ def batched_names(options: list[tuple[str | None, Expression]], positional: list
     return None
 
 
+def differentiated_names(options: list[tuple[str | None, Expression]], positional: list[str]) -> set[str] | None:
+    """The parameters ``jax.grad`` (or its kin) differentiates: those ``argnums`` numbers (the
+    first by default); None when it is not a literal of numbers in range."""
+    numbers: list[int] | None = [0]
+    for name, value in options:
+        if name == "argnums":
+            numbers = literal_items(value, int)
+        elif name is None:
+            return None
+    if numbers is None or any(not 0 <= n < len(positional) for n in numbers):
+        return None
+    return {positional[n] for n in numbers}
+
+
 def literal_items(node: Expression, kind: type) -> list | None:  # type: ignore[type-arg]
     """An int or str literal, or a tuple or list of them, as a list; None for anything else."""
     items = node.items if isinstance(node, (TupleExpr, ListExpr)) else [node]
@@ -286,7 +335,7 @@ def literal_items(node: Expression, kind: type) -> list | None:  # type: ignore[
     return found
 
 
-def declared_type(function: FuncDef, name: str) -> Type | None:
+def declared_type(function: FuncItem, name: str) -> Type | None:
     """A parameter's declared type; None when it is not annotated."""
     signature = function.type
     if not isinstance(signature, CallableType) or function.is_dynamic():

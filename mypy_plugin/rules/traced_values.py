@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from mypy.nodes import CallExpr, Context, Decorator, Expression, IndexExpr, MemberExpr, NameExpr
+from mypy.nodes import CallExpr, Context, Decorator, Expression, FuncItem, IndexExpr, LambdaExpr, MemberExpr, NameExpr
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
 from mypy.types import FunctionLike, Type
 
@@ -63,6 +63,9 @@ ASSERT: Final = (
 COMBINE: Final = 'Combine traced conditions with "&", "|" and "~" (or "jnp.logical_and", "jnp.logical_or", "jnp.logical_not")'
 CHAINED: Final = 'Compare one pair at a time and combine with "&": "(a < b) & (b < c)"'
 KEEP_AN_ARRAY: Final = 'A tracer has no Python value while JAX traces: keep it an array (e.g. "x.astype(jnp.int32)" instead of "int(x)")'
+AUX: Final = (
+    'Keep it an array here; for its Python value (to log it), return it beside the result with "has_aux=True" and convert it outside'
+)
 PRINT: Final = 'To print it as the function runs, use "jax.debug.print("{{}}", {value})"'
 FORI_LOOP: Final = 'Loop a traced number of times with "jax.lax.fori_loop(0, n, body_fun, init_val)"'
 INDEX_AN_ARRAY: Final = 'Index a JAX array instead (e.g. "jnp.asarray(values)[i]")'
@@ -74,6 +77,7 @@ MASK: Final = (
 MASKED_UPDATE: Final = (
     'A boolean mask makes a shape from values; choose the new values with "jnp.where({mask}, new_values, {array})" instead'
 )
+HELPER: Final = 'In "{function}"{steps}, which {transform} traces'
 UNCHECKED: Final = (
     'At line {line}, in the body of "{function}", which mypy does not check: set "check_untyped_defs = true" '
     '(or run "jax-stubs lint") to see it there'
@@ -101,7 +105,7 @@ def on_transform(ctx: FunctionContext) -> Type:
 
 def on_lax(ctx: FunctionContext) -> Type:
     """``jax.lax.fori_loop(0, n, body, x)`` and the rest of ``transforms.LAX_BODIES``: the
-    functions of the module it is given are walked, under ``jax.jit`` or not."""
+    functions of the module and the lambdas it is given are walked, under ``jax.jit`` or not."""
     context = ctx.context
     tree = mypy_internals.module_tree(ctx.api)
     if isinstance(context, CallExpr) and tree is not None:
@@ -144,16 +148,37 @@ def check(api: CheckerPluginInterface, find: Callable[[], TransformedFunction | 
     there: each site is reported at the transform instead, with a note naming its line."""
     with mypy_internals.unwatched(api) as shown:
         traced = find() if shown else None
-        if traced is None:
+        tree = mypy_internals.module_tree(api)
+        if traced is None or tree is None:
             return
-        unchecked = traced.function.is_dynamic() and not api.options.check_untyped_defs
-        for site in tracing.Walk(traced).run():
-            at = transform if unchecked else site.node
-            where = [UNCHECKED.format(line=site.node.line, function=traced.function.name)] if unchecked else []
+        for site in tracing.Walk(traced, tree.fullname).run():
+            at, where = placed(api, traced, site, transform)
             if site.kind in (tracing.BOOLEAN_MASK, tracing.SIZE, tracing.SHAPE_ARGUMENT, tracing.SLICE):
                 report_shape(api, traced, site, at, where)
             else:
                 report_value(api, traced, site, at, where)
+
+
+def placed(api: CheckerPluginInterface, traced: TransformedFunction, site: Site, transform: Context) -> tuple[Context, list[str]]:
+    """Where to report ``site`` so that mypy shows it, and the notes that say where it is. In a
+    helper, a note names the calls that lead there. In a body mypy does not check (an unannotated
+    function, without ``check_untyped_defs``), mypy drops what is reported: the report goes to the
+    innermost checked call on the way there, or to the transform, with a note naming the line."""
+    functions = [traced.function, *(function for _, function in site.trail)]
+    calls = [call for call, _ in site.trail]
+    notes = []
+    if calls:
+        steps = "".join(f', called from "{functions[i].name}" at line {calls[i].line}' for i in reversed(range(len(calls))))
+        notes.append(HELPER.format(function=functions[-1].name, steps=steps, transform=traced.transform))
+    if checked(api, functions[-1]):
+        return site.node, notes
+    at = next((calls[i] for i in reversed(range(len(calls))) if checked(api, functions[i])), transform)
+    return at, [UNCHECKED.format(line=site.node.line, function=functions[-1].name), *notes]
+
+
+def checked(api: CheckerPluginInterface, function: FuncItem) -> bool:
+    """Whether mypy checks the body of ``function`` (and shows what is reported there)."""
+    return isinstance(function, LambdaExpr) or not function.is_dynamic() or api.options.check_untyped_defs
 
 
 def describe(node: Expression) -> str:
@@ -192,15 +217,19 @@ def value_notes(api: CheckerPluginInterface, traced: TransformedFunction, site: 
                 "a chained comparison": CHAINED,
             }.get(site.construct, BRANCH.format(condition=condition))
         )
+    elif site.kind == tracing.CONVERT and site.callee.startswith("math."):
+        name = tracing.MATH_FUNCTIONS[site.callee.rpartition(".")[2]]
+        reference, _ = checked_module.reference(api, fullnames.JAX_NUMPY, name)
+        found.append(USE_JAX_NUMPY.format(name=f"{reference}({source(site.value) or 'x'})"))
     elif site.kind == tracing.CONVERT:
-        found.append(PRINT.format(value=source(site.value) or "x") if site.printing else KEEP_AN_ARRAY)
+        found.append(PRINT.format(value=source(site.value) or "x") if site.printing else AUX if traced.differentiated else KEEP_AN_ARRAY)
     elif site.kind == tracing.INDEX:
         found.append(FORI_LOOP if site.construct == '"range()"' else INDEX_AN_ARRAY)
     elif site.kind == tracing.NUMPY_SITE:
         name = site.callee.rpartition(".")[2] if site.callee else "asarray"
         reference, _ = checked_module.reference(api, fullnames.JAX_NUMPY, name)
         found.append(USE_JAX_NUMPY.format(name=f"{reference}({source(site.value) or 'x'})"))
-    static = static_note(api, traced, site.value)
+    static = static_note(api, traced, site.value) if not site.trail else None
     if static is not None:
         found.append(static)
     return found
@@ -252,6 +281,6 @@ def report_shape(api: CheckerPluginInterface, traced: TransformedFunction, site:
 RULE: Final = Rule(
     CODE,
     other_codes=(SHAPE_CODE,),
-    function_hooks={fullnames.JIT: on_transform, fullnames.VMAP: on_transform, **dict.fromkeys(transforms.LAX_BODIES, on_lax)},
+    function_hooks={**dict.fromkeys(transforms.TRANSFORMS, on_transform), **dict.fromkeys(transforms.LAX_BODIES, on_lax)},
     function_signature_hooks={fullnames.PARTIAL: on_partial},
 )
