@@ -85,7 +85,7 @@ RULES = (
         ),
     ]
     + by_exception(
-        r" under jax\.(?:jit|vmap|eval_shape|grad|value_and_grad|jacfwd|jacrev|hessian|lax\.\w+); ",
+        r" under jax\.(?:jit|vmap|eval_shape|grad|value_and_grad|jacfwd|jacrev|hessian|checkpoint|remat|lax\.\w+); ",
         {
             ("jax-traced-value", "TracerBoolConversionError"): re.compile(r"^Attempted boolean conversion of traced array"),
             ("jax-traced-value", "ConcretizationTypeError"): CONCRETIZATION,

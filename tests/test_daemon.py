@@ -209,6 +209,24 @@ def test_daemon_follows_edits_of_a_jitted_function(package: Package, dmypy: Run)
     )
 
 
+HELPED = JITTED.replace("BODY", "x = clip(x)") + "\n\ndef clip(y: jax.Array) -> jax.Array:\n    HELPER\n    return y\n"
+"""A jitted function calling a helper of its module; ``HELPER`` is the helper's first statement."""
+
+
+def test_daemon_follows_edits_of_a_helper_alone(package: Package, dmypy: Run) -> None:
+    """Editing only the helper's body changes the report made there from the jitted function:
+    the daemon checks the module again, the decorator with it."""
+    follows_edits(
+        package,
+        dmypy,
+        [
+            (HELPED.replace("HELPER", "if y.max() > 1:\n        y = y / 2"), 'MAIN:11: error: "if" needs the Python value'),
+            (HELPED.replace("HELPER", "y = jnp.where(y.max() > 1, y / 2, y)"), None),
+            (HELPED.replace("HELPER", "n = int(y.sum())"), 'MAIN:11: error: "int()" needs the Python value'),
+        ],
+    )
+
+
 def test_daemon_reports_in_files_added_while_it_runs(package: Package, dmypy: Run) -> None:
     """The daemon checks new files one target at a time, the jitted function after the helper
     it imports: the report made when it checked the decorator stays."""

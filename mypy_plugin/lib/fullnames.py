@@ -25,6 +25,8 @@ JIT: Final = "jax._src.api.jit"
 EVAL_SHAPE: Final = "jax._src.api.eval_shape"
 GRADS: Final = {f"jax._src.api.{name}": f"jax.{name}" for name in ("grad", "value_and_grad", "jacfwd", "jacrev", "hessian")}
 """JAX's differentiating transforms, each with the name messages print."""
+CHECKPOINTS: Final = {"jax._src.ad_checkpoint.checkpoint": "jax.checkpoint", "jax._src.ad_checkpoint.remat": "jax.remat"}
+"""``jax.checkpoint`` and its older name, each with the name messages print."""
 VMAP: Final = "jax._src.api.vmap"
 """Where ``jax.jit`` and ``jax.vmap`` are defined (``jax/__init__.py`` re-exports them)."""
 JIT_WRAPPED: Final = "jax._src.pjit.JitWrapped"

@@ -35,6 +35,13 @@ jaxpr equations must be hashable); before, ``TracerArrayConversionError`` (measu
 release)."""
 
 
+CHECKPOINT_TRACES_LIKE_JIT: Final[Release] = (0, 4, 36)
+"""From this release, ``jax.checkpoint`` (``jax.remat``) traces its function as ``jax.jit`` does,
+and a Python value of a tracer there raises what it raises under ``jax.jit``
+(``TracerBoolConversionError`` for a truth test); before, ``ConcretizationTypeError`` for every
+kind, and the walk stays out."""
+
+
 def at_least(first: Release) -> bool:
     """Whether the stubs' release is ``first`` or later."""
     return STUBS >= first

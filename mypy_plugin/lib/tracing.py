@@ -81,7 +81,7 @@ from mypy.types import CallableType, Instance, Overloaded, TupleType, Type, get_
 
 from mypy_plugin.lib import arguments, fullnames, release, statements, types
 from mypy_plugin.lib.source import int_literal, source
-from mypy_plugin.lib.transforms import TransformedFunction, declared_type, traceable
+from mypy_plugin.lib.transforms import TransformedFunction, declared_type, receiver_of, traceable
 
 TRACED: Final = "traced"
 MASK: Final = "mask"
@@ -126,6 +126,7 @@ SIZE_PARAMETERS: Final[dict[str, tuple[str, tuple[tuple[int, str], ...]]]] = {
     fullnames.JNP + "full_like": ("TypeError", ((3, "shape"),)),
     fullnames.JNP + "eye": ("TypeError", ((0, "N"), (1, "M"))),
     fullnames.JNP + "identity": ("TypeError", ((0, "n"),)),
+    fullnames.JNP + "tri": ("TypeError", ((0, "N"), (1, "M"))),
     fullnames.JNP + "reshape": ("TypeError", ((1, "shape"), (-1, "newshape"))),
     fullnames.JNP + "broadcast_to": ("TypeError", ((1, "shape"),)),
     fullnames.JNP + "arange": ("ConcretizationTypeError", ((0, "start"), (1, "stop"), (2, "step"))),
@@ -137,6 +138,9 @@ SIZE_PARAMETERS: Final[dict[str, tuple[str, tuple[tuple[int, str], ...]]]] = {
     ),
     **{module + name: ("TypeError", ((1, "shape"),)) for module in fullnames.RANDOM_MODULES for name in ("normal", "uniform", "randint")},
     **{module + "bernoulli": ("TypeError", ((2, "shape"),)) for module in fullnames.RANDOM_MODULES},
+    **{
+        module + name: ("TypeError", ((3, "shape"),)) for module in fullnames.RANDOM_MODULES for name in ("categorical", "truncated_normal")
+    },
     **{module + "split": ("TypeError", ((1, "num"),)) for module in fullnames.RANDOM_MODULES},
     **{name: ("ConcretizationTypeError", ((1, "num_classes"),)) for name in fullnames.NN_ONE_HOT},
     **{fullnames.OPS_SCATTER + name: ("ConcretizationTypeError", ((2, "num_segments"),)) for name in ("segment_sum", "segment_max")},
@@ -443,6 +447,18 @@ class Walk:
             return ARRAY
         return None
 
+    def array_field(self, node: MemberExpr) -> State:
+        """``self.std`` in a staged method, for an attribute its class declares (or mypy has
+        inferred so far) as a ``jax.Array``: a tracer where ``self`` is a traced pytree, a
+        concrete array where it is static; an operation on it is traced either way (``ARRAY``)."""
+        function = self.transformed.function
+        receiver = receiver_of(function)
+        if not self.staged or receiver is None or not isinstance(node.expr, NameExpr) or node.expr.name != receiver:
+            return None
+        assert isinstance(function, FuncDef)  # receiver_of says so
+        found = function.info.get(node.name)
+        return ARRAY if found is not None and isinstance(found.node, Var) and types.is_array(found.node.type) else None
+
     # Sites
 
     def site(self, kind: str, node: Expression, value: Expression, construct: str, callee: str = "", raises: str = "") -> None:
@@ -622,7 +638,7 @@ class Walk:
             base = self.value(node.expr, env)
             if node.name in CONCRETE_ATTRIBUTES:
                 return None
-            return TRACED if staged_by_operation(base) else None
+            return TRACED if staged_by_operation(base) else self.array_field(node)
         if isinstance(node, IndexExpr):
             return self.index(node, env)
         if isinstance(node, CallExpr):
@@ -800,6 +816,8 @@ class Walk:
         staged = self.staged and fullname.startswith(fullnames.JAX_PACKAGE)
         if not (staged or traced_args):
             return None
+        if fullname == fullnames.JNP + "asarray" and first and first[1] == ARRAY and len(node.args) == 1:
+            return ARRAY  # a concrete array comes back as it is, unstaged
         if declared == TRACED and fullname in MASK_FUNCTIONS:
             return MASK
         return declared

@@ -1,14 +1,16 @@
-"""Which functions ``jax.jit`` and ``jax.vmap`` transform, and which of their parameters are traced.
+"""Which functions JAX's transforms trace, and which of their parameters are traced.
 
 Read from the module's syntax tree after semantic analysis (``RefExpr.fullname`` names the
 callee, ``FuncDef.type`` holds the declared parameter types), never from the checker's type map:
 mypy checks a module's top level, decorators included, before the function bodies, so what is
 known here does not depend on the order in which mypy checks things.
 
-The forms: ``@jax.jit``, ``@jit`` imported from jax, ``@jax.jit(static_argnames=...)``,
-``@partial(jax.jit, static_argnums=...)`` (``functools.partial``), the same for ``jax.vmap``, a
-stack of them, and ``jax.jit(f, ...)`` for a function ``f`` defined in the same module. Options
-that are not literals (``static_argnums=STATIC``) leave every parameter undecided.
+The transforms: ``jax.jit``, ``jax.vmap``, ``jax.grad`` and its kin, ``jax.checkpoint``
+(``TRANSFORMS``); ``jax.lax``'s control flow and ``jax.eval_shape`` (``LAX_BODIES``). The forms:
+``@jax.jit``, ``@jit`` imported from jax, ``@jax.jit(static_argnames=...)``, ``@partial(jax.jit,
+static_argnums=...)`` (``functools.partial``), a stack of them, and ``jax.jit(f, ...)`` for a
+function ``f`` defined in the same module or a lambda. Options that are not literals
+(``static_argnums=STATIC``) leave every parameter undecided.
 """
 
 from __future__ import annotations
@@ -50,9 +52,20 @@ GRAD_KINDS: Final = frozenset(fullnames.GRADS.values())
 """``jax.grad`` and its kin, each a kind of its own (named as printed): the arguments at
 ``argnums`` are tracers, nothing is staged, and only what needs a float of a tracer raises
 (``tracing.raises_under_grad``)."""
-TRANSFORMS: Final = {fullnames.JIT: JIT_KIND, fullnames.VMAP: VMAP_KIND, **fullnames.GRADS}
+CHECKPOINT_KINDS: Final = frozenset(fullnames.CHECKPOINTS.values())
+"""``jax.checkpoint`` and ``jax.remat``, each a kind of its own (named as printed): like
+``jax.jit``, every argument not in ``static_argnums`` is a tracer and every operation staged
+(from ``release.CHECKPOINT_TRACES_LIKE_JIT``; before, they are not taken for transforms)."""
+TRACING_EVERY_ARGUMENT: Final = frozenset({JIT_KIND, *CHECKPOINT_KINDS})
+"""The kinds under which every argument not made static is a tracer."""
+TRANSFORMS: Final = {
+    fullnames.JIT: JIT_KIND,
+    fullnames.VMAP: VMAP_KIND,
+    **fullnames.GRADS,
+    **fullnames.CHECKPOINTS,
+}
 """The full names of the transforms, and the kind each one is."""
-PRINTED: Final = {JIT_KIND: "jax.jit", VMAP_KIND: "jax.vmap", **{kind: kind for kind in GRAD_KINDS}}
+PRINTED: Final = {JIT_KIND: "jax.jit", VMAP_KIND: "jax.vmap", **{kind: kind for kind in GRAD_KINDS | CHECKPOINT_KINDS}}
 TRACEABLE_CLASSES: Final = frozenset(
     {fullnames.ARRAY, "builtins.int", "builtins.float", "builtins.bool", "builtins.complex", "numpy.ndarray", "numpy.generic"}
 )
@@ -104,7 +117,19 @@ class TransformedFunction:
     @property
     def staged(self) -> bool:
         """Whether every call of a JAX function inside gives a tracer (JAX stages it)."""
-        return self.kind in (JIT_KIND, LAX_KIND)
+        return self.kind in (JIT_KIND, LAX_KIND, *CHECKPOINT_KINDS)
+
+
+def receiver_of(function: FuncItem) -> str | None:
+    """The name of ``self`` in a method (None for a function, a static or class method)."""
+    if not isinstance(function, FuncDef) or function.info is FUNC_NO_INFO or function.is_static or function.is_class:
+        return None
+    return function.arguments[0].variable.name if function.arguments else None
+
+
+def walked(kind: str) -> bool:
+    """Whether the walk takes the transform of this kind for one on the stubs' release."""
+    return kind not in CHECKPOINT_KINDS or release.at_least(release.CHECKPOINT_TRACES_LIKE_JIT)
 
 
 def partial_transform(node: Expression) -> str | None:
@@ -114,18 +139,19 @@ def partial_transform(node: Expression) -> str | None:
         return None
     if not node.args or node.arg_names[0] is not None or not isinstance(node.args[0], RefExpr):
         return None
-    return TRANSFORMS.get(node.args[0].fullname or "")
+    kind = TRANSFORMS.get(node.args[0].fullname or "")
+    return kind if kind is not None and walked(kind) else None
 
 
 def transform_of(node: Expression) -> tuple[str, list[tuple[str | None, Expression]]] | None:
     """The kind of ``node`` as a decorator (``jax.jit``, ``jax.jit(...)`` without a function,
     ``partial(jax.jit, ...)``) and the options it passes by name; None for anything else."""
-    if isinstance(node, RefExpr) and node.fullname in TRANSFORMS:
+    if isinstance(node, RefExpr) and node.fullname in TRANSFORMS and walked(TRANSFORMS[node.fullname]):
         return TRANSFORMS[node.fullname], []
     if not isinstance(node, CallExpr) or not isinstance(node.callee, RefExpr):
         return None
     options = [(name, arg) for name, arg in zip(node.arg_names, node.args)]
-    if node.callee.fullname in TRANSFORMS and all(name is not None for name, _ in options):
+    if node.callee.fullname in TRANSFORMS and walked(TRANSFORMS[node.callee.fullname]) and all(name is not None for name, _ in options):
         return TRANSFORMS[node.callee.fullname], options
     kind = partial_transform(node)
     if kind is not None and all(name is not None for name, _ in options[1:]):
@@ -153,13 +179,13 @@ def called(call: CallExpr, module: str) -> TransformedFunction | None:
     if not isinstance(call.callee, RefExpr) or call.callee.fullname not in TRANSFORMS:
         return None
     kind = TRANSFORMS[call.callee.fullname]
-    if not call.args or call.arg_names[0] is not None:
+    if not walked(kind) or not call.args or call.arg_names[0] is not None:
         return None
     function = function_of(call.args[0], module)
     if function is None:
         return None
     options: list[tuple[str | None, Expression]] = list(zip(call.arg_names[1:], call.args[1:]))
-    if kind != JIT_KIND and options and options[0][0] is None:  # jax.vmap(f, in_axes), jax.grad(f, argnums)
+    if options and options[0][0] is None and (kind == VMAP_KIND or kind in GRAD_KINDS):  # jax.vmap(f, in_axes), jax.grad(f, argnums)
         options[0] = ("in_axes" if kind == VMAP_KIND else "argnums", options[0][1])
     if any(name is None for name, _ in options):
         return None
@@ -184,14 +210,14 @@ def traced_function(
     positional = [arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT)]
     keyword_only = [arg.variable.name for arg in function.arguments if arg.kind in (ARG_NAMED, ARG_NAMED_OPT)]
     kinds = {kind for kind, _ in stack}
-    if JIT_KIND in kinds:
+    if kinds & TRACING_EVERY_ARGUMENT:
         statics: set[str] | None = set()
         for kind, options in stack:
-            if kind == JIT_KIND and statics is not None:
+            if kind in TRACING_EVERY_ARGUMENT and statics is not None:
                 found = static_names(options, positional, any(arg.kind == ARG_STAR for arg in function.arguments))
                 statics = None if found is None else statics | found
         candidates = None if statics is None else {name for name in positional + keyword_only if name not in statics}
-        kind = JIT_KIND
+        kind = JIT_KIND if JIT_KIND in kinds else next(kind for kind, _ in stack if kind in CHECKPOINT_KINDS)
     elif VMAP_KIND in kinds:
         candidates = set()
         for _, options in (entry for entry in stack if entry[0] == VMAP_KIND):
@@ -208,7 +234,7 @@ def traced_function(
     # one holds a tracer only at the calls that pass it, so none is decided.
     required = {arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_NAMED)}
     traced = frozenset(name for name in candidates or () if name in required and traceable(declared_type(function, name)))
-    receiver = function.arguments[0].variable.name if function.info is not FUNC_NO_INFO and function.arguments else None
+    receiver = receiver_of(function)
     leaves = frozenset(name for name in candidates or () if name in required and name != receiver and declared_type(function, name) is None)
     return TransformedFunction(function, kind, traced, written, leaves)
 

@@ -29,6 +29,8 @@ HOOKED: Final[tuple[Hooked, ...]] = (
         codes=("jax-traced-value", "jax-traced-shape"),
         function_signature_hooks=("functools.partial",),
         function_hooks=(
+            "jax._src.ad_checkpoint.checkpoint",
+            "jax._src.ad_checkpoint.remat",
             "jax._src.api.eval_shape",
             "jax._src.api.grad",
             "jax._src.api.hessian",
