@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""What the traced-value walk enters in released JAX libraries, and what it reports there.
+
+Fetches each library's wheel with pip (the sources are only read), checks its package with mypy
+and the plugin in this process (``check_untyped_defs``, imports not installed ignored), and
+counts, with a hook around ``tracing.Walk``: the transformed functions walked (each once, by
+transform), the parameters taken as traced or as pytrees of tracers, the helpers followed, and
+the ``jax-traced-*`` reports. Run it with the Python of the environment ``scripts/test`` builds:
+
+    .venv-test/bin/python benchmarks/walk_count.py chex==0.1.92 optax==0.2.8 ... [--json out.json]
+
+Each library is checked with a fresh cache, so a change of the plugin is always seen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+from mypy import api
+
+from mypy_plugin.lib import tracing
+
+CONFIG = """[mypy]
+plugins = mypy_plugin
+check_untyped_defs = True
+ignore_missing_imports = True
+follow_imports = silent
+"""
+
+
+class Counts:
+    """What the walk entered, over every library checked."""
+
+    def __init__(self) -> None:
+        self.functions: set[tuple[str, str, int, int]] = set()
+        self.by_transform: collections.Counter[str] = collections.Counter()
+        self.parameters = 0
+        self.helpers: set[tuple[str, str]] = set()
+        self.reports: dict[str, int] = {}
+
+    def install(self) -> None:
+        """Wrap ``Walk.run`` (each transformed function) and ``Walk.follow`` (each helper)."""
+        run, follow = tracing.Walk.run, tracing.Walk.follow
+        counts = self
+
+        def counted_run(walk: tracing.Walk) -> list[tracing.Site]:
+            function = walk.transformed.function
+            key = (walk.module, getattr(function, "_fullname", ""), function.line, function.column)
+            if key not in counts.functions:
+                counts.functions.add(key)
+                counts.by_transform[walk.transformed.transform] += 1
+                counts.parameters += len(walk.transformed.traced_parameters | walk.transformed.leaf_parameters)
+            return run(walk)
+
+        def counted_follow(walk: tracing.Walk, node: object, args: list[tracing.State]) -> tuple[tracing.State] | None:
+            found = follow(walk, node, args)  # type: ignore[arg-type]
+            if found is not None:
+                counts.helpers.add((walk.module, getattr(getattr(node, "callee", None), "fullname", "")))
+            return found
+
+        tracing.Walk.run = counted_run  # type: ignore[assignment]
+        tracing.Walk.follow = counted_follow  # type: ignore[method-assign,assignment]
+
+
+def package_dirs(unpacked: Path) -> list[str]:
+    """The top-level packages of an unpacked wheel (folders with an ``__init__.py``)."""
+    return sorted(path.parent.name for path in unpacked.glob("*/__init__.py"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("requirements", nargs="+", help="libraries to fetch and check (name==version)")
+    parser.add_argument("--json", help="write the counts to this file")
+    options = parser.parse_args()
+    counts = Counts()
+    counts.install()
+    with tempfile.TemporaryDirectory() as work:
+        root = Path(work)
+        for requirement in options.requirements:
+            wheels = root / "wheels" / requirement
+            pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", requirement, "-d", str(wheels)]
+            subprocess.run(pip, check=True)
+            unpacked = root / "src" / requirement
+            for wheel in wheels.glob("*.whl"):
+                zipfile.ZipFile(wheel).extractall(unpacked)
+            (root / "mypy.ini").write_text(CONFIG)
+            packages = [name for name in package_dirs(unpacked) if not name.endswith("_src")]
+            found = 0
+            for package in packages:
+                cache = root / "cache" / requirement / package
+                command = ["--config-file", str(root / "mypy.ini"), "--cache-dir", str(cache), str(unpacked / package)]
+                out, _, _ = api.run(command)
+                found += out.count("[jax-traced-")
+            counts.reports[requirement] = found
+            print(f"{requirement}: {found} jax-traced-* reports", file=sys.stderr)
+    result = {
+        "functions walked": len(counts.functions),
+        "by transform": dict(counts.by_transform.most_common()),
+        "parameters traced or pytrees of tracers": counts.parameters,
+        "helpers followed": len(counts.helpers),
+        "jax-traced-* reports": counts.reports,
+    }
+    print(json.dumps(result, indent=2))
+    if options.json:
+        Path(options.json).write_text(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
