@@ -156,6 +156,10 @@ SIZE_CALLS: dict[str, tuple[Callable[..., Any], Callable[[Any], Any]]] = {
     "dynamic_slice": (jax.lax.dynamic_slice, lambda n: jax.lax.dynamic_slice(X, (0,), (n,))),
     "dynamic_slice_in_dim": (jax.lax.dynamic_slice_in_dim, lambda n: jax.lax.dynamic_slice_in_dim(X, 0, n)),
     "repeat": (jnp.repeat, lambda n: jnp.repeat(X, n)),
+    "resize": (jnp.resize, lambda n: jnp.resize(X, (n,))),
+    "slice": (jax.lax.slice, lambda n: jax.lax.slice(X, (0,), (n,))),
+    "broadcast": (jax.lax.broadcast, lambda n: jax.lax.broadcast(X, (n,))),
+    "broadcast_in_dim": (jax.lax.broadcast_in_dim, lambda n: jax.lax.broadcast_in_dim(X, (n, 4), (1,))),
 }
 """For each entry of ``tracing.SIZE_PARAMETERS`` (by its short name, a module's where two share
 one): the function, and a call of it with ``n`` as its shape or size."""

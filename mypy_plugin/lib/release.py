@@ -35,6 +35,20 @@ jaxpr equations must be hashable); before, ``TracerArrayConversionError`` (measu
 release)."""
 
 
+STATIC_PARAMETERS_HASHED: Final[Release] = (0, 7, 0)
+"""From this release, a tracer given to a static parameter of a ``jax.lax`` primitive
+(``lax.slice``'s indices, ``lax.broadcast``'s sizes) raises ``TypeError`` (parameters of jaxpr
+equations must be hashable); before, ``TracerArrayConversionError`` (measured on 0.4.31, 0.7.2,
+0.10.2 and 0.12.0.1)."""
+
+BROADCAST_COMPARES_SHAPES: Final[Release] = (0, 8, 2)
+"""From this release, ``lax.broadcast`` and ``lax.broadcast_in_dim`` compare the shape they are
+given first, so a traced size raises ``TracerBoolConversionError`` there."""
+
+RESIZE_RAISES_VALUE_ERROR: Final[Release] = (0, 4, 36)
+"""From this release, ``jnp.resize`` given a traced shape raises ``ValueError`` (non-hashable
+static arguments); before, ``TracerIntegerConversionError``."""
+
 CHECKPOINT_TRACES_LIKE_JIT: Final[Release] = (0, 4, 36)
 """From this release, ``jax.checkpoint`` (``jax.remat``) traces its function as ``jax.jit`` does,
 and a Python value of a tracer there raises what it raises under ``jax.jit``

@@ -117,9 +117,14 @@ ARRAY_METHODS: Final = frozenset(
 )  # fmt: skip
 """Methods of ``jax.Array`` that no list, dict or tuple has: called on a ``CANDIDATE``, it is an
 array there, and a tracer."""
+ARRAY_STAGING_METHODS: Final = frozenset(
+    {"sum", "mean", "max", "min", "std", "var", "prod", "any", "all", "argmax", "argmin", "cumsum", "cumprod", "dot", "ptp", "argsort"}
+)
+"""Methods that compute on every call, so that called on a concrete array (``ARRAY``) under a
+staging transform they give a tracer; others may return the array itself (``astype`` to its own
+dtype) or a Python value (``is_deleted``)."""
 SHAPE_METHODS: Final = frozenset({"reshape"})
 """Methods of ``jax.Array`` whose arguments are a shape: a tracer there raises ``TypeError``."""
-TILE_RAISES: Final = "TypeError" if release.at_least(release.TILE_RAISES_TYPE_ERROR) else "TracerArrayConversionError"
 SIZE_PARAMETERS: Final[dict[str, tuple[str, tuple[tuple[int, str], ...]]]] = {
     **{fullnames.JNP + name: ("TypeError", ((0, "shape"),)) for name in ("zeros", "ones", "empty", "full")},
     **{fullnames.JNP + name: ("TypeError", ((2, "shape"),)) for name in ("zeros_like", "ones_like", "empty_like")},
@@ -149,6 +154,25 @@ SIZE_PARAMETERS: Final[dict[str, tuple[str, tuple[tuple[int, str], ...]]]] = {
     fullnames.LAX_SLICING + "dynamic_slice": ("TypeError", ((2, "slice_sizes"),)),
     fullnames.LAX_SLICING + "dynamic_slice_in_dim": ("TracerIntegerConversionError", ((2, "slice_size"),)),
     fullnames.JNP + "repeat": ("ConcretizationTypeError", ((1, "repeats"),)),
+    fullnames.JNP + "resize": (
+        "ValueError" if release.at_least(release.RESIZE_RAISES_VALUE_ERROR) else "TracerIntegerConversionError",
+        ((1, "new_shape"),),
+    ),
+    fullnames.LAX_SLICING + "slice": (
+        "TypeError" if release.at_least(release.STATIC_PARAMETERS_HASHED) else "TracerArrayConversionError",
+        ((1, "start_indices"), (2, "limit_indices"), (3, "strides")),
+    ),
+    **{
+        fullnames.LAX_CORE + name: (
+            "TracerBoolConversionError"
+            if release.at_least(release.BROADCAST_COMPARES_SHAPES)
+            else "TypeError"
+            if release.at_least(release.STATIC_PARAMETERS_HASHED)
+            else "TracerArrayConversionError",
+            ((1, places),),
+        )
+        for name, places in (("broadcast", "sizes"), ("broadcast_in_dim", "shape"))
+    },
 }
 """JAX functions with a parameter that is a shape or a size, each with what JAX raises when a
 tracer is given there under ``jax.jit`` (measured on JAX 0.4.31, 0.7.2, 0.10.2 and 0.12.0.1,
