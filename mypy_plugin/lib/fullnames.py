@@ -26,7 +26,9 @@ EVAL_SHAPE: Final = "jax._src.api.eval_shape"
 GRADS: Final = {f"jax._src.api.{name}": f"jax.{name}" for name in ("grad", "value_and_grad", "jacfwd", "jacrev", "hessian")}
 """JAX's differentiating transforms, each with the name messages print."""
 CHECKPOINTS: Final = {"jax._src.ad_checkpoint.checkpoint": "jax.checkpoint", "jax._src.ad_checkpoint.remat": "jax.remat"}
-"""``jax.checkpoint`` and its older name, each with the name messages print."""
+"""``jax.checkpoint`` and its older name, each with the name messages print. Before JAX 0.8.2,
+``jax/__init__.py`` imports both as ``checkpoint_wrapper``, which ``functools.wraps`` makes a
+``functools._Wrapped`` object for mypy: no function hook runs there (as for ``lax.cond``)."""
 VMAP: Final = "jax._src.api.vmap"
 """Where ``jax.jit`` and ``jax.vmap`` are defined (``jax/__init__.py`` re-exports them)."""
 JIT_WRAPPED: Final = "jax._src.pjit.JitWrapped"

@@ -1,4 +1,4 @@
-"""Where a function transformed by ``jax.jit`` or ``jax.vmap`` needs the Python value of a tracer.
+"""Where a function a JAX transform traces needs the Python value of a tracer.
 
 One walk of the function's syntax tree follows which values are certainly tracers: a traced
 parameter (``transforms.py``), anything computed from one (operators, indexing, attributes other
@@ -97,9 +97,12 @@ value, which arithmetic, comparisons and ``range()`` accept). Only an array meth
 tracer."""
 ARRAY: Final = "array"
 """A concrete ``jax.Array`` from outside the staged function (a module global, a closure's
-variable): a bare reference stays concrete, but JAX stages every operation on it (an operator,
-an index, an array method), whose result is a tracer. Only ``jax.jit`` and ``jax.lax``'s bodies
-stage; under ``jax.vmap`` alone such an operation runs on the concrete array."""
+variable, a static ``self``'s field): a bare reference stays concrete, but JAX stages an
+operator, an index or a computing method on it (``ARRAY_STAGING_METHODS``), whose result is a
+tracer; its attributes and other methods are left undecided. Only staging transforms
+(``TransformedFunction.staged``: ``jax.jit``, ``jax.checkpoint``, ``lax`` bodies,
+``jax.eval_shape``) make it; under ``jax.vmap`` or ``jax.grad`` alone operations run on the
+concrete array."""
 State = None | str | tuple["State", ...]
 """What the walk knows of a value: None (undecided), ``TRACED``, ``MASK``, ``CANDIDATE``,
 ``ITEM``, ``ARRAY``, or a tuple of states."""
@@ -303,6 +306,8 @@ def merge(a: State, b: State) -> State:
         return tuple(merge(x, y) for x, y in zip(a, b))
     if {a, b} == {TRACED, MASK}:
         return TRACED
+    if ARRAY in (a, b) and {a, b} <= {ARRAY, TRACED, MASK}:
+        return ARRAY  # an operation on either is traced
     return None
 
 
@@ -415,6 +420,8 @@ class Walk:
         self.depth = depth
         self.sites: dict[tuple[str, int, int], Site] = {}
         self.printing = 0
+        self.guarded = 0
+        """How many ``try`` bodies with handlers the walk is in: sites there are not recorded."""
         self.outside: set[str] = set()
         """Names declared ``global`` or ``nonlocal``: never local values."""
         self.returned: list[State] = []
@@ -435,21 +442,21 @@ class Walk:
         return state
 
     def follow(self, node: CallExpr, args: list[State]) -> tuple[State] | None:
-        """A call of a plain function of the checked module with tracers among its arguments (a
-        helper): walk its body with the arguments' states on its parameters, and keep its sites
+        """A call of a plain function of the checked module with tracers (or staged arrays,
+        ``ARRAY``) among its arguments (a helper): walk its body with the arguments' states on its parameters, and keep its sites
         with the call on their trail. None where the call is not followed: another module's
         function, a method, a decorated function, a generator, arguments passed with ``*`` or
         ``**``, past ``HELPER_DEPTH`` calls."""
         function = node.callee.node if isinstance(node.callee, NameExpr) else None
         if not isinstance(function, FuncDef) or function.fullname != f"{self.module}.{function.name}" or self.depth >= HELPER_DEPTH:
             return None
-        if function.is_generator or function.is_coroutine or function.is_async_generator:
+        if function.is_generator or function.is_coroutine or function.is_async_generator or function is self.transformed.function:
             return None
         parameters = passed_to(function, node, args)
         if parameters is None or not any(holds_tracers(state) or state == ARRAY for state in parameters.values()):
             return None
         for name, state in parameters.items():
-            if state in (CANDIDATE, ITEM) and traceable(declared_type(function, name)):
+            if state == CANDIDATE and traceable(declared_type(function, name)):
                 parameters[name] = TRACED  # the helper declares it an array or a number
         key = (function.fullname, tuple(sorted(parameters.items(), key=lambda item: item[0])))
         if key in self.followed:
@@ -477,7 +484,7 @@ class Walk:
         concrete array where it is static; an operation on it is traced either way (``ARRAY``)."""
         function = self.transformed.function
         receiver = receiver_of(function)
-        if not self.staged or receiver is None or not isinstance(node.expr, NameExpr) or node.expr.name != receiver:
+        if self.depth or not self.staged or receiver is None or not isinstance(node.expr, NameExpr) or node.expr.name != receiver:
             return None
         assert isinstance(function, FuncDef)  # receiver_of says so
         found = function.info.get(node.name)
@@ -486,7 +493,7 @@ class Walk:
     # Sites
 
     def site(self, kind: str, node: Expression, value: Expression, construct: str, callee: str = "", raises: str = "") -> None:
-        if self.transformed.differentiated and not raises_under_grad(kind, construct):
+        if self.guarded or (self.transformed.differentiated and not raises_under_grad(kind, construct)):
             return
         key = (kind, node.line, node.column)
         if key not in self.sites:
@@ -558,11 +565,11 @@ class Walk:
 
     def if_statement(self, node: IfStmt, env: Env) -> bool:
         ends: list[Env] = []
+        for name in (name for condition in node.expr for name in isinstance_names(condition)):
+            env[name] = None
         for condition, body in zip(node.expr, node.body):
             self.test(condition, '"if"', env)
             branch = dict(env)
-            for name in isinstance_names(condition):
-                branch[name] = None
             if not self.block(body, branch):
                 ends.append(branch)
         if node.else_body is not None:
@@ -617,7 +624,11 @@ class Walk:
 
     def try_statement(self, node: TryStmt, env: Env) -> None:
         before = dict(env)
-        self.block(node.body, env)
+        self.guarded += bool(node.handlers)  # a handler may catch what JAX raises (a TypeError)
+        try:
+            self.block(node.body, env)
+        finally:
+            self.guarded -= bool(node.handlers)
         ends = [dict(env)]
         for handler in node.handlers:
             branch = merge_envs([before, env])
@@ -662,7 +673,9 @@ class Walk:
             base = self.value(node.expr, env)
             if node.name in CONCRETE_ATTRIBUTES:
                 return None
-            return TRACED if staged_by_operation(base) else self.array_field(node)
+            if base == ARRAY:
+                return None  # some attributes are Python values of the concrete array (".is_fully_replicated")
+            return TRACED if is_traced(base) else self.array_field(node)
         if isinstance(node, IndexExpr):
             return self.index(node, env)
         if isinstance(node, CallExpr):
@@ -806,8 +819,8 @@ class Walk:
         if (numpy_converter or (isinstance(callee, RefExpr) and is_ufunc(callee.node))) and first and is_traced(first[1]):
             self.site(NUMPY_SITE, node, first[0], called_as(callee, fullname), callee=fullname)
             return None
-        if receiver == ARRAY and isinstance(callee, MemberExpr) and callee.name in CONVERTING_METHODS:
-            return None  # the concrete array's value: "W.item()" runs
+        if receiver == ARRAY and isinstance(callee, MemberExpr) and callee.name not in ARRAY_STAGING_METHODS | SHAPE_METHODS:
+            return None  # "W.item()" runs on the concrete array, "W.astype(W.dtype)" may return it, "W.is_deleted()" is Python
         if staged_by_operation(receiver) and isinstance(callee, MemberExpr) and callee.name in SHAPE_METHODS:
             traced_size = next((arg for arg, state in zip(node.args, args) if holds_tracers(state)), None)
             if traced_size is not None:
@@ -832,7 +845,7 @@ class Walk:
         if not isinstance(callee, RefExpr):
             return None
         followed = self.follow(node, args)
-        if followed is not None:
+        if followed is not None and followed[0] is not None:
             return followed[0]
         declared = array_state(returned_type(callee.node))
         if declared is None:
@@ -906,8 +919,10 @@ def is_format_call(callee: Expression) -> bool:
 
 
 def isinstance_names(condition: Expression) -> list[str]:
-    """Names an ``isinstance(name, ...)`` in ``condition`` narrows: under a transform the test
-    is False for a tracer, so the branch may never run with one."""
+    """Names an ``isinstance(name, ...)`` in ``condition`` tests: a tracer passes some such
+    tests (``jax.Array``) and fails others (``float``), so which branch, and which code after
+    the ``if``, runs with one is undecided (a helper that returns early for an array and
+    converts a Python number after)."""
     found = []
     pending = [condition]
     while pending:

@@ -75,8 +75,9 @@ static values, and leave the parameter undecided."""
 
 
 class TransformedFunction:
-    """A function transformed by ``jax.jit`` or ``jax.vmap``: whether the calls of JAX inside it
-    are staged (``jit``: every result is a tracer) and which parameters are traced."""
+    """A function a transform traces (``jax.jit``, ``jax.vmap``, ``jax.grad`` and its kin,
+    ``jax.checkpoint``, a ``lax`` body): whether the calls of JAX inside it are staged (every
+    result a tracer) and which parameters are traced."""
 
     __slots__ = ("function", "kind", "traced_parameters", "leaf_parameters", "decorator", "name")
 
@@ -91,7 +92,8 @@ class TransformedFunction:
     ) -> None:
         self.function = function
         self.kind = kind
-        """``jit`` when a ``jax.jit`` is among the transforms, else ``vmap``."""
+        """``jit`` when a ``jax.jit`` is among the transforms, else ``vmap`` when a ``jax.vmap``
+        is, else the checkpoint or grad kind (``jax.checkpoint``, ``jax.grad``, ...), or ``lax``."""
         self.traced_parameters = traced
         """The parameters that are certainly tracers (declared as arrays or scalars, not static,
         batched under ``vmap``)."""
@@ -175,7 +177,8 @@ def decorated(decorator: Decorator) -> TransformedFunction | None:
 
 
 def called(call: CallExpr, module: str) -> TransformedFunction | None:
-    """``jax.jit(f, ...)`` or ``jax.vmap(f, ...)`` for a plain function ``f`` of ``module``."""
+    """``jax.jit(f, ...)`` (or any of ``TRANSFORMS``) for a plain function ``f`` of ``module``
+    or a lambda."""
     if not isinstance(call.callee, RefExpr) or call.callee.fullname not in TRANSFORMS:
         return None
     kind = TRANSFORMS[call.callee.fullname]
@@ -205,8 +208,9 @@ def function_of(node: Expression, module: str) -> FuncItem | None:
 def traced_function(
     function: FuncItem, stack: list[tuple[str, list[tuple[str | None, Expression]]]], written: Expression | None
 ) -> TransformedFunction:
-    """Combine the transforms around ``function``: under any ``jax.jit`` every non-static
-    parameter is traced; under ``jax.vmap`` alone, the batched ones."""
+    """Combine the transforms around ``function``: under any ``jax.jit`` (or ``jax.checkpoint``)
+    every non-static parameter is traced; else under ``jax.vmap``, the batched ones; under
+    ``jax.grad`` and its kin alone, the differentiated ones."""
     positional = [arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT)]
     keyword_only = [arg.variable.name for arg in function.arguments if arg.kind in (ARG_NAMED, ARG_NAMED_OPT)]
     kinds = {kind for kind, _ in stack}
@@ -214,7 +218,10 @@ def traced_function(
         statics: set[str] | None = set()
         for kind, options in stack:
             if kind in TRACING_EVERY_ARGUMENT and statics is not None:
-                found = static_names(options, positional, any(arg.kind == ARG_STAR for arg in function.arguments))
+                # jax.checkpoint counts a negative number from each call's arguments, as jax.jit
+                # does for a function with *args: such a number leaves every parameter undecided
+                by_call = kind in CHECKPOINT_KINDS or any(arg.kind == ARG_STAR for arg in function.arguments)
+                found = static_names(options, positional, by_call)
                 statics = None if found is None else statics | found
         candidates = None if statics is None else {name for name in positional + keyword_only if name not in statics}
         kind = JIT_KIND if JIT_KIND in kinds else next(kind for kind, _ in stack if kind in CHECKPOINT_KINDS)
@@ -265,8 +272,10 @@ def lax_bodies(call: CallExpr, module: str) -> list[TransformedFunction]:
     for position, keyword in places:
         given = arguments.written_for(call, position, keyword)
         target = call.args[given[0]] if len(given) == 1 else None
-        # lax.switch takes its branches as a list
-        targets = target.items if isinstance(target, (ListExpr, TupleExpr)) else [target] if target is not None else []
+        if isinstance(target, (ListExpr, TupleExpr)):  # lax.switch's branches
+            targets = target.items if len(target.items) > 1 else []  # a single branch is called directly, untraced
+        else:
+            targets = [target] if target is not None else []
         for function in filter(None, (function_of(item, module) for item in targets)):
             found.append(lax_body(function, printed))
     return found

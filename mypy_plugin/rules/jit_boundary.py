@@ -54,7 +54,7 @@ from mypy.nodes import (
     RefExpr,
 )
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, MethodSigContext
-from mypy.types import CallableType, FunctionLike, Instance, NoneType, Type, get_proper_type
+from mypy.types import CallableType, FunctionLike, Instance, NoneType, TupleType, Type, get_proper_type
 
 from mypy_plugin.lib import arguments, checked_module, errorcodes, fullnames, jitted, mypy_internals, reporting, tracing, transforms
 from mypy_plugin.lib.jitted import JittedSignature
@@ -166,7 +166,7 @@ def on_call(ctx: MethodContext) -> Type:
     given = arguments.against(ctx, kept.signature)
     sizes = traced_sizes(kept, {name for name, _, _ in given})
     for name, arg, typ in given:
-        if name in sizes and not any(isinstance(member, NoneType) for member in members(typ)):
+        if name in sizes and not leafless(typ):
             report_traced_size(ctx.api, arg, name, kept, sizes[name])
             continue
         if name in kept.statics:
@@ -179,6 +179,12 @@ def on_call(ctx: MethodContext) -> Type:
         if kind is not None:
             report_untraceable(ctx.api, arg, name, kept, kind)
     return ctx.default_return_type
+
+
+def leafless(typ: Type) -> bool:
+    """Whether a value of ``typ`` may have no leaf to trace: ``None``, ``()`` (``jnp.zeros(())``
+    jitted runs)."""
+    return any(isinstance(member, NoneType) or isinstance(member, TupleType) and not member.items for member in members(typ))
 
 
 def traced_sizes(kept: JittedSignature, passed: set[str]) -> dict[str, str]:

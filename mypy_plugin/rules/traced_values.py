@@ -1,25 +1,32 @@
-"""``jax-traced-value`` and ``jax-traced-shape``: Python values of tracers under ``jax.jit``/``jax.vmap``.
+"""``jax-traced-value`` and ``jax-traced-shape``: Python values of tracers under JAX's transforms.
 
-Under ``jax.jit`` every argument not named static is a tracer, Python scalars included, and every
-JAX operation in the function is staged; under ``jax.vmap`` the batched arguments are tracers.
-A tracer has no Python value, so Python control flow and conversions on one raise, each with its
-own error (measured on JAX 0.4.31, 0.7.2 and 0.10.2, CPU):
+Under ``jax.jit`` (and ``jax.checkpoint``) every argument not named static is a tracer, Python
+scalars included, and every JAX operation in the function is staged; under ``jax.vmap`` the
+batched arguments are tracers; ``jax.lax``'s control flow and ``jax.eval_shape`` trace the
+functions they are given. A tracer has no Python value, so Python control flow and conversions
+on one raise, each with its own error (measured on JAX 0.4.31, 0.7.2 and 0.10.2, CPU):
 
 - ``if``/``while``/``assert``/``and``/``or``/``not``/``bool()``: ``TracerBoolConversionError``;
-- ``int()``, ``float()``, ``complex()``, ``.item()``, ``.tolist()``: ``ConcretizationTypeError``;
+- ``int()``, ``float()``, ``complex()``, ``.item()``, ``.tolist()``, ``math.sqrt()`` and the
+  other ``math`` functions of floats: ``ConcretizationTypeError``;
 - ``range()`` and indexing a Python list or tuple: ``TracerIntegerConversionError``;
 - ``np.asarray``, ``np.array`` and NumPy ufuncs (``np.tanh``): ``TracerArrayConversionError``.
 
+Under ``jax.grad`` and its kin alone the tracers carry values: only the conversions to a float
+and to NumPy raise there (``tracing.raises_under_grad``).
+
 Under ``jax-traced-shape``, a shape that would depend on values: a traced boolean mask as an
 index (``NonConcreteBooleanIndexError``), ``jnp.nonzero`` and its kin without ``size=``
-(``ConcretizationTypeError``). A user who accepts one kind keeps the other.
+(``ConcretizationTypeError``), a traced shape, size or slice bound. A user who accepts one kind
+keeps the other.
 
-The rule walks each transformed function once (``lib/transforms.py`` says which are, and which
-parameters are traced; ``lib/tracing.py`` finds the sites), from the hook mypy runs for the
-transform itself: the ``jax.jit``/``jax.vmap`` function hook (a decorator, ``jax.jit(f)``,
-``@jax.jit(...)``) and the ``functools.partial`` signature hook (``@partial(jax.jit, ...)``).
-mypy checks decorators before function bodies, so the walk reads only what semantic analysis
-knows: declared types, never inferred ones.
+The rule walks each transformed function once, with the helpers it calls (``lib/transforms.py``
+says which are, and which parameters are traced; ``lib/tracing.py`` finds the sites), from the
+hook mypy runs for the transform itself: the function hooks of ``transforms.TRANSFORMS`` (a
+decorator, ``jax.jit(f)``, ``@jax.jit(...)``) and of ``transforms.LAX_BODIES``, and the
+``functools.partial`` signature hook (``@partial(jax.jit, ...)``). mypy checks decorators before
+function bodies, so the walk reads declared types, and of a global or a field only the type
+mypy has given it so far (an unannotated one assigned below is undecided).
 """
 
 from __future__ import annotations
@@ -93,8 +100,8 @@ SIZE: Final = 'Give the result a fixed shape with "size=" (the most entries expe
 
 
 def on_transform(ctx: FunctionContext) -> Type:
-    """``jax.jit``/``jax.vmap`` called: as a decorator (the context is the ``Decorator``), as
-    ``jax.jit(f, ...)``, or as ``jax.jit(...)`` that decorates."""
+    """A transform of ``transforms.TRANSFORMS`` called: as a decorator (the context is the
+    ``Decorator``), as ``jax.jit(f, ...)``, or as ``jax.jit(...)`` that decorates."""
     context = ctx.context
     if isinstance(context, Decorator):
         check(ctx.api, lambda: transforms.decorated(context), context)
@@ -145,7 +152,8 @@ def check(api: CheckerPluginInterface, find: Callable[[], TransformedFunction | 
     report, so the reports are made past those watchers (``mypy_internals.unwatched``): they
     are about the function's body, not about the call being tried. In a body mypy does not
     check (an unannotated function, without ``check_untyped_defs``), mypy drops what is reported
-    there: each site is reported at the transform instead, with a note naming its line."""
+    there: each such site is reported at the innermost checked call on the way to it, or at the
+    transform, with a note naming its line (``placed``)."""
     with mypy_internals.unwatched(api) as shown:
         traced = find() if shown else None
         tree = mypy_internals.module_tree(api)
