@@ -397,6 +397,15 @@ def array_state(typ: Type | None) -> State:
     return None
 
 
+def jitted_by_jax(node: object) -> bool:
+    """A function of JAX's own that JAX jits (``jnp.linalg.norm``, ``jnp.fft.fft``: defined in
+    ``.py`` files under ``@jit``, typed ``JitWrapped``, whose calls mypy types ``Any``): it
+    returns arrays (a tuple of them for ``svd``, each a tracer under a transform)."""
+    typ = node.var.type if isinstance(node, Decorator) else node.type if isinstance(node, Var) else None
+    fullname = node.fullname if isinstance(node, (Decorator, Var)) else ""
+    return fullname.startswith(fullnames.JAX_PACKAGE) and types.instance_of(typ, fullnames.JIT_WRAPPED)
+
+
 def is_ufunc(node: object) -> bool:
     """A NumPy ufunc object (``np.tanh``): it converts its operands with ``__array__``."""
     return isinstance(node, Var) and types.instance_of(node.type, fullnames.NUMPY_UFUNC)
@@ -847,7 +856,7 @@ class Walk:
         followed = self.follow(node, args)
         if followed is not None and followed[0] is not None:
             return followed[0]
-        declared = array_state(returned_type(callee.node))
+        declared = array_state(returned_type(callee.node)) or (TRACED if jitted_by_jax(callee.node) else None)
         if declared is None:
             return None
         staged = self.staged and fullname.startswith(fullnames.JAX_PACKAGE)

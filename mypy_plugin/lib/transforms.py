@@ -37,7 +37,7 @@ from mypy.nodes import (
     StrExpr,
     TupleExpr,
 )
-from mypy.types import AnyType, CallableType, Type, get_proper_type
+from mypy.types import AnyType, CallableType, Instance, TupleType, Type, get_proper_type
 
 from mypy_plugin.lib import arguments, fullnames, release, types
 from mypy_plugin.lib.source import int_literal
@@ -98,8 +98,9 @@ class TransformedFunction:
         """The parameters that are certainly tracers (declared as arrays or scalars, not static,
         batched under ``vmap``)."""
         self.leaf_parameters = leaves
-        """The parameters written without a type (or typed ``Any``) and without a default, not
-        static (batched under ``vmap``): each holds tracers, as a leaf or as the leaves of a
+        """The parameters written without a type (or typed ``Any``), or declared a container of
+        arrays or scalars (``held_as_leaves``), without a default, not static (batched under
+        ``vmap``): each holds tracers, as a leaf or as the leaves of a
         pytree (a list, a dict), which the walk tells apart by how it is used
         (``tracing.CANDIDATE``). A default the caller leaves out is not traced."""
         self.decorator = decorator
@@ -242,7 +243,7 @@ def traced_function(
     required = {arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_NAMED)}
     traced = frozenset(name for name in candidates or () if name in required and traceable(declared_type(function, name)))
     receiver = receiver_of(function)
-    leaves = frozenset(name for name in candidates or () if name in required and name != receiver and declared_type(function, name) is None)
+    leaves = frozenset(name for name in candidates or () if name in required and name != receiver and held_as_leaves(function, name))
     return TransformedFunction(function, kind, traced, written, leaves)
 
 
@@ -286,7 +287,7 @@ def lax_body(function: FuncItem, printed: str) -> TransformedFunction:
     parameter holds tracers."""
     required = [arg.variable.name for arg in function.arguments if arg.kind == ARG_POS]
     traced = frozenset(name for name in required if traceable(declared_type(function, name)))
-    leaves = frozenset(name for name in required if declared_type(function, name) is None)
+    leaves = frozenset(name for name in required if held_as_leaves(function, name))
     return TransformedFunction(function, LAX_KIND, traced, None, leaves, printed)
 
 
@@ -379,6 +380,30 @@ def declared_type(function: FuncItem, name: str) -> Type | None:
         if arg.variable.name == name:
             return None if isinstance(get_proper_type(typ), AnyType) else typ
     return None
+
+
+CONTAINERS: Final = frozenset({"builtins.list", "builtins.tuple", "builtins.dict", "typing.Sequence", "typing.Mapping"})
+"""Containers whose items (a dict's values) are the leaves of the pytree they make."""
+
+
+def held_as_leaves(function: FuncItem, name: str) -> bool:
+    """Whether a traced parameter holds tracers as a leaf or as the leaves of a pytree, which
+    the walk tells apart by use (``tracing.CANDIDATE``): written without a type (or ``Any``), or
+    declared a container of arrays or scalars (``rows: list[jax.Array]``)."""
+    declared = declared_type(function, name)
+    if declared is None:
+        return True
+    found = members(declared)
+    return bool(found) and all(
+        isinstance(member, TupleType)
+        and bool(member.items)
+        and all(traceable(item) for item in member.items)
+        or isinstance(member, Instance)
+        and member.type.fullname in CONTAINERS
+        and bool(member.args)
+        and traceable(member.args[-1])
+        for member in found
+    )
 
 
 def traceable(typ: Type | None) -> bool:

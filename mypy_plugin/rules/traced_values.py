@@ -250,7 +250,7 @@ def static_note(api: CheckerPluginInterface, traced: TransformedFunction, value:
     if traced.kind != JIT_KIND or not isinstance(value, NameExpr) or value.name not in parameters:
         return None
     declared = transforms.declared_type(traced.function, value.name)
-    unannotated = value.name in traced.leaf_parameters  # used as a number: may be a Python setting
+    unannotated = value.name in traced.leaf_parameters and declared is None  # used as a number: may be a Python setting
     if not unannotated and (declared is None or not types.python_scalar(declared)):
         return None
     names = f'static_argnames=("{value.name}",)'
