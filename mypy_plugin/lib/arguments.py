@@ -10,6 +10,8 @@ function's signature with ``against``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mypy.nodes import ARG_NAMED, ARG_OPT, ARG_POS, ARG_STAR, ARG_STAR2, CallExpr, Expression
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import AnyType, CallableType, Instance, LiteralType, NoneType, Type, UninhabitedType
@@ -74,19 +76,29 @@ def against(ctx: HookContext, signature: CallableType) -> list[tuple[str, Expres
     types = {id(arg): typ for args, arg_types in zip(ctx.args, ctx.arg_types) for arg, typ in zip(args, arg_types)}
     positional = [name for name, kind in zip(signature.arg_names, signature.arg_kinds) if kind in (ARG_POS, ARG_OPT)]
     found = []
-    index: int | None = 0
-    for arg, kind, arg_name in zip(call.args, call.arg_kinds, call.arg_names):
-        name: str | None = None
-        if kind == ARG_POS and index is not None:
-            name = positional[index] if index < len(positional) else None
-            index += 1
-        elif kind == ARG_NAMED:
-            name = arg_name
-        elif kind == ARG_STAR:
-            index = None
+    for arg, name in zip(call.args, parameters_written(call, positional)):
         typ = types.get(id(arg))
         if name is not None and name in signature.arg_names and typ is not None:
             found.append((name, arg, typ))
+    return found
+
+
+def parameters_written(call: CallExpr, positional: Sequence[str | None]) -> list[str | None]:
+    """The parameter each argument of ``call`` is written for, in order: positional ones in
+    turn (``positional``, the callee's positional parameters), keyword ones by name; None for
+    one past the positional parameters, a ``*args`` or ``**kwargs`` argument, and every
+    positional one after ``*args`` (whose length is unknown)."""
+    found: list[str | None] = []
+    index: int | None = 0
+    for kind, name in zip(call.arg_kinds, call.arg_names):
+        if kind == ARG_POS and index is not None:
+            found.append(positional[index] if index < len(positional) else None)
+            index += 1
+        elif kind == ARG_NAMED:
+            found.append(name)
+        else:
+            index = None if kind == ARG_STAR else index
+            found.append(None)
     return found
 
 

@@ -41,8 +41,8 @@ STATIC_PREFIX: Final = "jax-stubs:static:"
 WRAPS_PREFIX: Final = "jax-stubs:wraps:"
 """The extra attributes: the wrapped signature, one entry per static parameter, and the full
 name of the JAX function wrapped where it takes a shape or a size (``jax.jit(jnp.zeros)``;
-``tracing.SIZE_PARAMETERS``). None is an identifier, so no
-attribute access in user code can reach them."""
+``tracing.SIZE_PARAMETERS``). None is an identifier, so no attribute access in user code can
+reach them."""
 DEPTH: Final = 8
 """How deep ``outputs`` and ``unhashable`` follow nested types (a recursive alias ends there)."""
 

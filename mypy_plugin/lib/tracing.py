@@ -355,15 +355,15 @@ Env = dict[str, State]
 def merge_envs(envs: list[Env]) -> Env:
     if not envs:
         return {}
-    names = set().union(*envs)
-    merged: Env = {}
-    for name in names:
-        states = [env.get(name) for env in envs]
-        state = states[0]
-        for other in states[1:]:
-            state = merge(state, other)
-        merged[name] = state
-    return merged
+    return {name: merge_all([env.get(name) for env in envs]) for name in set().union(*envs)}
+
+
+def merge_all(states: list[State]) -> State:
+    """What the walk knows of a value that may be any of ``states`` (undecided for none)."""
+    state = states[0] if states else None
+    for other in states[1:]:
+        state = merge(state, other)
+    return state
 
 
 def returned_type(node: object) -> Type | None:
@@ -445,17 +445,14 @@ class Walk:
         """Walk ``function``'s body from ``env``; the state of what it returns."""
         if not self.block(function.body, env):
             self.returned.append(None)
-        state = self.returned[0] if self.returned else None
-        for other in self.returned[1:]:
-            state = merge(state, other)
-        return state
+        return merge_all(self.returned)
 
     def follow(self, node: CallExpr, args: list[State]) -> tuple[State] | None:
         """A call of a plain function of the checked module with tracers (or staged arrays,
-        ``ARRAY``) among its arguments (a helper): walk its body with the arguments' states on its parameters, and keep its sites
-        with the call on their trail. None where the call is not followed: another module's
-        function, a method, a decorated function, a generator, arguments passed with ``*`` or
-        ``**``, past ``HELPER_DEPTH`` calls."""
+        ``ARRAY``) among its arguments (a helper): walk its body with the arguments' states on
+        its parameters, and keep its sites with the call on their trail. None where the call is
+        not followed: another module's function, a method, a decorated function, a generator,
+        arguments passed with ``*`` or ``**``, past ``HELPER_DEPTH`` calls."""
         function = node.callee.node if isinstance(node.callee, NameExpr) else None
         if not isinstance(function, FuncDef) or function.fullname != f"{self.module}.{function.name}" or self.depth >= HELPER_DEPTH:
             return None
@@ -883,17 +880,10 @@ def passed_to(function: FuncDef, call: CallExpr, args: list[State]) -> dict[str,
     positional = [arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT)]
     named = {arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT, ARG_NAMED, ARG_NAMED_OPT)}
     found: dict[str, State] = {}
-    taken = 0
-    for kind, name, state in zip(call.arg_kinds, call.arg_names, args):
-        if kind == ARG_POS and taken < len(positional):
-            target, taken = positional[taken], taken + 1
-        elif kind == ARG_NAMED and name in named:
-            target = name
-        else:
+    for name, state in zip(arguments.parameters_written(call, positional), args):
+        if name is None or name not in named or name in found:
             return None
-        if target in found:
-            return None
-        found[target] = state
+        found[name] = state
     return found
 
 

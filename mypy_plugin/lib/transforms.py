@@ -15,7 +15,7 @@ function ``f`` defined in the same module or a lambda. Options that are not lite
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from mypy.nodes import (
@@ -215,28 +215,22 @@ def traced_function(
     positional = [arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT)]
     keyword_only = [arg.variable.name for arg in function.arguments if arg.kind in (ARG_NAMED, ARG_NAMED_OPT)]
     kinds = {kind for kind, _ in stack}
+    star_args = any(arg.kind == ARG_STAR for arg in function.arguments)
     if kinds & TRACING_EVERY_ARGUMENT:
-        statics: set[str] | None = set()
-        for kind, options in stack:
-            if kind in TRACING_EVERY_ARGUMENT and statics is not None:
-                # jax.checkpoint counts a negative number from each call's arguments, as jax.jit
-                # does for a function with *args: such a number leaves every parameter undecided
-                by_call = kind in CHECKPOINT_KINDS or any(arg.kind == ARG_STAR for arg in function.arguments)
-                found = static_names(options, positional, by_call)
-                statics = None if found is None else statics | found
+        # jax.checkpoint counts a negative number from each call's arguments, as jax.jit does for
+        # a function with *args: such a number leaves every parameter undecided
+        statics = union_of(
+            static_names(options, positional, kind in CHECKPOINT_KINDS or star_args)
+            for kind, options in stack
+            if kind in TRACING_EVERY_ARGUMENT
+        )
         candidates = None if statics is None else {name for name in positional + keyword_only if name not in statics}
         kind = JIT_KIND if JIT_KIND in kinds else next(kind for kind, _ in stack if kind in CHECKPOINT_KINDS)
     elif VMAP_KIND in kinds:
-        candidates = set()
-        for _, options in (entry for entry in stack if entry[0] == VMAP_KIND):
-            batched = batched_names(options, positional, keyword_only)
-            candidates = None if batched is None or candidates is None else candidates | batched
+        candidates = union_of(batched_names(options, positional, keyword_only) for kind, options in stack if kind == VMAP_KIND)
         kind = VMAP_KIND
     else:  # jax.grad and its kin alone: what any of them differentiates
-        candidates = set()
-        for _, options in stack:
-            differentiated = differentiated_names(options, positional)
-            candidates = None if differentiated is None or candidates is None else candidates | differentiated
+        candidates = union_of(differentiated_names(options, positional) for _, options in stack)
         kind = stack[0][0]
     # A default the caller leaves out is not traced (JAX traces what is passed): a parameter with
     # one holds a tracer only at the calls that pass it, so none is decided.
@@ -289,6 +283,16 @@ def lax_body(function: FuncItem, printed: str) -> TransformedFunction:
     traced = frozenset(name for name in required if traceable(declared_type(function, name)))
     leaves = frozenset(name for name in required if held_as_leaves(function, name))
     return TransformedFunction(function, LAX_KIND, traced, None, leaves, printed)
+
+
+def union_of(found: Iterable[set[str] | None]) -> set[str] | None:
+    """The names every transform of a stack decides together; None when one cannot decide."""
+    names: set[str] = set()
+    for each in found:
+        if each is None:
+            return None
+        names |= each
+    return names
 
 
 def static_names(options: Sequence[tuple[str | None, Expression]], positional: Sequence[str | None], star_args: bool) -> set[str] | None:

@@ -189,7 +189,7 @@ def leafless(typ: Type) -> bool:
 
 def traced_sizes(kept: JittedSignature, passed: set[str]) -> dict[str, str]:
     """The parameters of a jitted JAX function that are shapes or sizes and not static, each
-    with what JAX raises when a call passes one (None passes: it is no array leaf)."""
+    with what JAX raises when a call passes one with a leaf (``leafless`` says which do not)."""
     if kept.wraps not in tracing.SIZE_PARAMETERS or tracing.SIZE_FIXED_BY.get(kept.wraps) in passed:
         return {}
     raises, places = tracing.SIZE_PARAMETERS[kept.wraps]
