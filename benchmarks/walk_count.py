@@ -59,8 +59,8 @@ class Counts:
                 counts.parameters += len(walk.transformed.traced_parameters | walk.transformed.leaf_parameters)
             return run(walk)
 
-        def counted_follow(walk: tracing.Walk, node: object, args: list[tracing.State]) -> tuple[tracing.State] | None:
-            found = follow(walk, node, args)  # type: ignore[arg-type]
+        def counted_follow(walk: tracing.Walk, node: object, args: list[tracing.State], env: tracing.Env) -> tuple[tracing.State] | None:
+            found = follow(walk, node, args, env)  # type: ignore[arg-type]
             if found is not None:
                 counts.helpers.add((walk.module, getattr(getattr(node, "callee", None), "fullname", "")))
             return found

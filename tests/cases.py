@@ -28,7 +28,10 @@ RELEASE_SKIP = re.compile(
     r"tuple\(int\(part\) for part in __import__\('jax'\)\.__version__\.split\('\.'\)\[:3\]\)"
     r" (?P<op><|>=) \((?P<release>[\d, ]+)\)"
 )
-"""A ``skip`` that compares the installed JAX release with one: the form every case uses."""
+"""A ``skip`` that compares the installed JAX release with one: the form most cases use."""
+LIBRARY_SKIP = re.compile(r"__import__\('importlib\.util'\)\.util\.find_spec\('(?P<library>\w+)'\) is None")
+"""A ``skip`` for a case about another library's transform (equinox's, flax's), which the test
+environment has and the matrix's do not."""
 PORTED_FROM_NUMPY = Path(__file__).resolve().parent / "lint" / "ported_from_numpy.py"
 """The module ``jax-stubs lint`` is tested on: one misuse of each code, marked ``# jax-...``."""
 MARK = re.compile(r"# (jax-[\w-]+)$")
@@ -85,7 +88,8 @@ RULES = (
         ),
     ]
     + by_exception(
-        r" under jax\.(?:jit|vmap|eval_shape|grad|value_and_grad|jacfwd|jacrev|hessian|checkpoint|remat|lax\.\w+); ",
+        r" under (?:jax\.(?:jit|vmap|pmap|shard_map|eval_shape|grad|value_and_grad|jacfwd|jacrev|hessian|checkpoint|remat|lax\.\w+)"
+        r"|eqx\.filter_jit|eqx\.filter_vmap|nnx\.jit); ",
         {
             ("jax-traced-value", "TracerBoolConversionError"): re.compile(r"^Attempted boolean conversion of traced array"),
             ("jax-traced-value", "ConcretizationTypeError"): CONCRETIZATION,
@@ -244,7 +248,11 @@ class Case:
 
     @property
     def skip_reason(self) -> str:
-        """Why the case does not apply here, as a sentence (its ``skip`` compares the JAX release)."""
+        """Why the case does not apply here, as a sentence (its ``skip`` compares the JAX
+        release, or asks for a library)."""
+        library = LIBRARY_SKIP.fullmatch((self.skip or "").strip())
+        if library is not None:
+            return f"the case needs {library['library']}, which this environment does not have"
         found = RELEASE_SKIP.fullmatch((self.skip or "").strip())
         if found is None:
             return f"the case does not apply here ({self.skip})"

@@ -29,6 +29,15 @@ CHECKPOINTS: Final = {"jax._src.ad_checkpoint.checkpoint": "jax.checkpoint", "ja
 """``jax.checkpoint`` and its older name, each with the name messages print. Before JAX 0.8.2,
 ``jax/__init__.py`` imports both as ``checkpoint_wrapper``, which ``functools.wraps`` makes a
 ``functools._Wrapped`` object for mypy: no function hook runs there (as for ``lax.cond``)."""
+PMAPS: Final = {"jax._src.api.pmap": "jax.pmap", "jax._src.pmap.pmap": "jax.pmap"}
+"""``jax.pmap``: in ``jax._src.api`` up to JAX 0.7, in ``jax._src.pmap`` since."""
+SHARD_MAPS: Final = {"jax._src.shard_map.shard_map": "jax.shard_map", "jax.experimental.shard_map.shard_map": "jax.shard_map"}
+"""``jax.shard_map`` (from JAX 0.7.0) and the experimental one before it."""
+EQUINOX_FILTER_JIT: Final = "equinox._jit.filter_jit"
+EQUINOX_FILTER_VMAP: Final = "equinox._vmap_pmap.filter_vmap"
+NNX_JIT: Final = "flax.nnx.transforms.compilation.jit"
+"""``eqx.filter_jit``, ``eqx.filter_vmap`` (equinox 0.13) and ``nnx.jit`` (flax 0.12), where
+they are defined."""
 VMAP: Final = "jax._src.api.vmap"
 """Where ``jax.jit`` and ``jax.vmap`` are defined (``jax/__init__.py`` re-exports them)."""
 JIT_WRAPPED: Final = "jax._src.pjit.JitWrapped"

@@ -11,7 +11,7 @@ value is undecided and never reported: an attribute of a parameter that is not a
 parameter declared loosely. Where branches disagree the value is undecided; loops are walked
 twice so that a value traced by the end of one turn is seen at the start of the next. ``with
 jax.ensure_compile_time_eval():`` blocks, and the functions and lambdas defined inside are not
-walked (unless given to a transform themselves).
+walked, unless called there (as helpers, with their closure's states) or given to a transform.
 
 The walk records each *site*: a line that needs a Python value of a tracer (``if``, ``int()``,
 ``range()``, ``np.asarray``) or makes a shape from its values (a boolean mask, ``jnp.nonzero``
@@ -93,8 +93,9 @@ comparison with a number, an array method, ``int()``, ``range()``) proves it a t
 truth test, ``==``, ``len()``, iteration and attributes do not (a list or a pytree class runs)."""
 ITEM: Final = "item"
 """What iterating a ``CANDIDATE`` gives: a row of a list of arrays, or a key of a dict (a Python
-value, which arithmetic, comparisons and ``range()`` accept). Only an array method proves it a
-tracer."""
+value, which arithmetic, comparisons and ``range()`` accept); and a parameter written without a
+type where Python numbers are not traced (``TransformedFunction.arrays_only``). Only an array
+method proves it a tracer."""
 ARRAY: Final = "array"
 """A concrete ``jax.Array`` from outside the staged function (a module global, a closure's
 variable, a static ``self``'s field): a bare reference stays concrete, but JAX stages an
@@ -106,8 +107,9 @@ concrete array."""
 State = None | str | tuple["State", ...]
 """What the walk knows of a value: None (undecided), ``TRACED``, ``MASK``, ``CANDIDATE``,
 ``ITEM``, ``ARRAY``, or a tuple of states."""
-Followed = tuple[str, tuple[tuple[str, State], ...]]
-"""A helper's full name with the states of its parameters, as the walk followed it."""
+Followed = tuple[FuncDef, tuple[tuple[str, State], ...], tuple[tuple[str, State], ...]]
+"""A helper with the states of its parameters and, for one defined in the walked body, of its
+closure's names, as the walk followed it."""
 
 CONCRETE_ATTRIBUTES: Final = frozenset({"shape", "ndim", "dtype", "size", "weak_type", "sharding", "aval", "itemsize", "nbytes"})
 """Attributes of a tracer that are Python values known while tracing."""
@@ -434,9 +436,13 @@ class Walk:
         self.outside: set[str] = set()
         """Names declared ``global`` or ``nonlocal``: never local values."""
         self.returned: list[State] = []
+        self.defined: set[FuncDef] = set()
+        """The functions defined in the walked body: followed when called there, with the
+        closure's states."""
 
     def run(self) -> list[Site]:
-        env: Env = {name: CANDIDATE for name in self.transformed.leaf_parameters}
+        leaf = ITEM if self.transformed.arrays_only else CANDIDATE
+        env: Env = {name: leaf for name in self.transformed.leaf_parameters}
         env.update({name: TRACED for name in self.transformed.traced_parameters})
         self.body(self.transformed.function, env)
         return sorted(self.sites.values(), key=lambda site: (site.node.line, site.node.column))
@@ -447,29 +453,40 @@ class Walk:
             self.returned.append(None)
         return merge_all(self.returned)
 
-    def follow(self, node: CallExpr, args: list[State]) -> tuple[State] | None:
+    def follow(self, node: CallExpr, args: list[State], env: Env) -> tuple[State] | None:
         """A call of a plain function of the checked module with tracers (or staged arrays,
         ``ARRAY``) among its arguments (a helper): walk its body with the arguments' states on
-        its parameters, and keep its sites with the call on their trail. None where the call is
-        not followed: another module's function, a method, a decorated function, a generator,
+        its parameters, and keep its sites with the call on their trail. A function defined in
+        the walked body sees its closure's states at the call. None where the call is not
+        followed: another module's function, a method, a decorated function, a generator,
         arguments passed with ``*`` or ``**``, past ``HELPER_DEPTH`` calls."""
         function = node.callee.node if isinstance(node.callee, NameExpr) else None
-        if not isinstance(function, FuncDef) or function.fullname != f"{self.module}.{function.name}" or self.depth >= HELPER_DEPTH:
+        if not isinstance(function, FuncDef) or self.depth >= HELPER_DEPTH:
+            return None
+        local = function in self.defined
+        if not local and function.fullname != f"{self.module}.{function.name}":
             return None
         if function.is_generator or function.is_coroutine or function.is_async_generator or function is self.transformed.function:
             return None
         parameters = passed_to(function, node, args)
-        if parameters is None or not any(holds_tracers(state) or state == ARRAY for state in parameters.values()):
+        if parameters is None:
+            return None
+        closure = {name: state for name, state in env.items() if name not in parameters} if local else {}
+        if not any(holds_tracers(state) or state == ARRAY for state in (*parameters.values(), *closure.values())):
             return None
         for name, state in parameters.items():
             if state == CANDIDATE and traceable(declared_type(function, name)):
                 parameters[name] = TRACED  # the helper declares it an array or a number
-        key = (function.fullname, tuple(sorted(parameters.items(), key=lambda item: item[0])))
+        key = (
+            function,
+            tuple(sorted(parameters.items(), key=lambda item: item[0])),
+            tuple(sorted(closure.items(), key=lambda item: item[0])),
+        )
         if key in self.followed:
             return (self.followed[key],)
         self.followed[key] = None
         helper = Walk(self.transformed, self.module, self.followed, self.depth + 1)
-        returned = helper.body(function, dict(parameters))
+        returned = helper.body(function, {**closure, **parameters})
         self.followed[key] = returned
         for found, site in helper.sites.items():
             site.trail = ((node, function), *site.trail)
@@ -560,6 +577,8 @@ class Walk:
             return True
         elif isinstance(node, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)):
             env[node.name] = None
+            if isinstance(node, FuncDef):
+                self.defined.add(node)
         elif isinstance(node, (GlobalDecl, NonlocalDecl)):
             self.outside.update(node.names)
         elif isinstance(node, DelStmt):
@@ -573,17 +592,25 @@ class Walk:
         ends: list[Env] = []
         for name in (name for condition in node.expr for name in isinstance_names(condition)):
             env[name] = None
-        for condition, body in zip(node.expr, node.body):
-            self.test(condition, '"if"', env)
-            branch = dict(env)
-            if not self.block(body, branch):
-                ends.append(branch)
-        if node.else_body is not None:
-            branch = dict(env)
-            if not self.block(node.else_body, branch):
-                ends.append(branch)
-        else:
-            ends.append(dict(env))
+        # "if cache is None:" on a closure's or a global's name picks a mode of a function that
+        # also runs outside the transform (build, then update under jax.lax.cond): which branch
+        # the transform sees is not known, so neither branch's sites are recorded
+        modes = any(outside_none_test(condition, env) for condition in node.expr)
+        self.guarded += modes
+        try:
+            for condition, body in zip(node.expr, node.body):
+                self.test(condition, '"if"', env)
+                branch = dict(env)
+                if not self.block(body, branch):
+                    ends.append(branch)
+            if node.else_body is not None:
+                branch = dict(env)
+                if not self.block(node.else_body, branch):
+                    ends.append(branch)
+            else:
+                ends.append(dict(env))
+        finally:
+            self.guarded -= modes
         env.clear()
         env.update(merge_envs(ends) if ends else {})
         return not ends
@@ -850,7 +877,7 @@ class Walk:
             self.site(SIZE, node, next(arg for arg, state in positional if is_traced(state)), called_as(callee, fullname))
         if not isinstance(callee, RefExpr):
             return None
-        followed = self.follow(node, args)
+        followed = self.follow(node, args, env)
         if followed is not None and followed[0] is not None:
             return followed[0]
         declared = array_state(returned_type(callee.node)) or (TRACED if jitted_by_jax(callee.node) else None)
@@ -915,6 +942,19 @@ def called_as(callee: Expression, fullname: str) -> str:
 def is_format_call(callee: Expression) -> bool:
     """``"...".format(...)``, which f-strings become in mypy's tree, and ``"".join``."""
     return isinstance(callee, MemberExpr) and isinstance(callee.expr, StrExpr) and callee.name in ("format", "join")
+
+
+def outside_none_test(condition: Expression, env: Env) -> bool:
+    """``name is None`` or ``name is not None`` for a name the walk does not bind (a closure's,
+    a global's)."""
+    return (
+        isinstance(condition, ComparisonExpr)
+        and condition.operators in (["is"], ["is not"])
+        and isinstance(condition.operands[0], NameExpr)
+        and condition.operands[0].name not in env
+        and isinstance(condition.operands[1], NameExpr)
+        and condition.operands[1].fullname == "builtins.None"
+    )
 
 
 def isinstance_names(condition: Expression) -> list[str]:

@@ -25,6 +25,7 @@ from mypy.nodes import (
     ARG_POS,
     ARG_STAR,
     FUNC_NO_INFO,
+    LDEF,
     CallExpr,
     Decorator,
     Expression,
@@ -56,16 +57,56 @@ CHECKPOINT_KINDS: Final = frozenset(fullnames.CHECKPOINTS.values())
 """``jax.checkpoint`` and ``jax.remat``, each a kind of its own (named as printed): like
 ``jax.jit``, every argument not in ``static_argnums`` is a tracer and every operation staged
 (from ``release.CHECKPOINT_TRACES_LIKE_JIT``; before, they are not taken for transforms)."""
-TRACING_EVERY_ARGUMENT: Final = frozenset({JIT_KIND, *CHECKPOINT_KINDS})
+PMAP_KIND: Final = "jax.pmap"
+"""Like ``jax.jit``: every argument not in ``static_broadcasted_argnums`` is a tracer, whatever
+its ``in_axes``, and every operation staged (measured on JAX 0.4.31, 0.7.2, 0.10.2, 0.12.0.1)."""
+SHARD_MAP_KIND: Final = "jax.shard_map"
+"""Its arrays are tracers; called outside ``jax.jit`` it neither traces a Python number nor
+stages an operation on a closure's array (from JAX 0.7.0; measured on 0.7.2, 0.10.2 and
+0.12.0.1), so only arrays are taken as traced there (``TransformedFunction.arrays_only``)."""
+NNX_JIT_KIND: Final = "nnx.jit"
+"""flax's ``jax.jit`` for modules: every argument not made static is a tracer, Python numbers
+included, and every operation staged (measured with flax 0.12.8 on JAX 0.10.2)."""
+EQUINOX_JIT_KIND: Final = "eqx.filter_jit"
+EQUINOX_VMAP_KIND: Final = "eqx.filter_vmap"
+"""equinox's transforms trace arrays (JAX's and NumPy's) and pass every other value as it is,
+Python numbers included; ``filter_jit`` stages every operation, ``filter_vmap`` none (measured
+with equinox 0.13.8 on JAX 0.10.2)."""
+ARRAYS_ONLY_KINDS: Final = (EQUINOX_JIT_KIND, SHARD_MAP_KIND, EQUINOX_VMAP_KIND)
+"""The kinds under which only arrays are traced (``TransformedFunction.arrays_only``), the
+staging one first."""
+ARRAYS_ONLY_OPTIONS: Final = {
+    EQUINOX_JIT_KIND: frozenset({"donate"}),
+    EQUINOX_VMAP_KIND: frozenset({"axis_name", "axis_size", "out_axes"}),
+    SHARD_MAP_KIND: frozenset({"mesh", "in_specs", "out_specs", "axis_names", "check_rep", "check_vma", "auto"}),
+}
+"""The options with which every parameter holds its arrays as tracers (any other, such as
+equinox's ``in_axes``, leaves them undecided)."""
+TRACING_EVERY_ARGUMENT: Final = frozenset({JIT_KIND, PMAP_KIND, NNX_JIT_KIND, *CHECKPOINT_KINDS})
 """The kinds under which every argument not made static is a tracer."""
 TRANSFORMS: Final = {
     fullnames.JIT: JIT_KIND,
     fullnames.VMAP: VMAP_KIND,
     **fullnames.GRADS,
     **fullnames.CHECKPOINTS,
+    **dict.fromkeys(fullnames.PMAPS, PMAP_KIND),
+    **dict.fromkeys(fullnames.SHARD_MAPS, SHARD_MAP_KIND),
+    fullnames.NNX_JIT: NNX_JIT_KIND,
+    fullnames.EQUINOX_FILTER_JIT: EQUINOX_JIT_KIND,
+    fullnames.EQUINOX_FILTER_VMAP: EQUINOX_VMAP_KIND,
 }
 """The full names of the transforms, and the kind each one is."""
-PRINTED: Final = {JIT_KIND: "jax.jit", VMAP_KIND: "jax.vmap", **{kind: kind for kind in GRAD_KINDS | CHECKPOINT_KINDS}}
+PRINTED: Final = {
+    JIT_KIND: "jax.jit",
+    VMAP_KIND: "jax.vmap",
+    **{kind: kind for kind in GRAD_KINDS | CHECKPOINT_KINDS | {PMAP_KIND, NNX_JIT_KIND, *ARRAYS_ONLY_KINDS}},
+}
+STATIC_OPTIONS: Final = {
+    "static_argnums": "static_argnums",
+    "static_broadcasted_argnums": "static_argnums",
+    "static_argnames": "static_argnames",
+}
+"""The options that make parameters static (``jax.pmap``'s by number only), as ``jax.jit`` names them."""
 TRACEABLE_CLASSES: Final = frozenset(
     {fullnames.ARRAY, "builtins.int", "builtins.float", "builtins.bool", "builtins.complex", "numpy.ndarray", "numpy.generic"}
 )
@@ -120,7 +161,13 @@ class TransformedFunction:
     @property
     def staged(self) -> bool:
         """Whether every call of a JAX function inside gives a tracer (JAX stages it)."""
-        return self.kind in (JIT_KIND, LAX_KIND, *CHECKPOINT_KINDS)
+        return self.kind in (JIT_KIND, PMAP_KIND, NNX_JIT_KIND, EQUINOX_JIT_KIND, LAX_KIND, *CHECKPOINT_KINDS)
+
+    @property
+    def arrays_only(self) -> bool:
+        """Whether only arrays are traced, and Python numbers passed as they are: a parameter
+        written without a type is then a tracer only where an array method proves it one."""
+        return self.kind in ARRAYS_ONLY_KINDS
 
 
 def receiver_of(function: FuncItem) -> str | None:
@@ -189,53 +236,59 @@ def called(call: CallExpr, module: str) -> TransformedFunction | None:
     if function is None:
         return None
     options: list[tuple[str | None, Expression]] = list(zip(call.arg_names[1:], call.args[1:]))
-    if options and options[0][0] is None and (kind == VMAP_KIND or kind in GRAD_KINDS):  # jax.vmap(f, in_axes), jax.grad(f, argnums)
-        options[0] = ("in_axes" if kind == VMAP_KIND else "argnums", options[0][1])
+    second = {VMAP_KIND: "in_axes", PMAP_KIND: "axis_name", **dict.fromkeys(GRAD_KINDS, "argnums")}.get(kind)
+    if options and options[0][0] is None and second is not None:  # jax.vmap(f, in_axes), jax.grad(f, argnums)
+        options[0] = (second, options[0][1])
     if any(name is None for name, _ in options):
         return None
     return traced_function(function, [(kind, options)], None)
 
 
 def function_of(node: Expression, module: str) -> FuncItem | None:
-    """The function ``node`` gives a transform: a lambda written there, or a plain function of
-    ``module`` by name (another module's is checked with that module)."""
+    """The function ``node`` gives a transform: a lambda written there, or a plain function by
+    name, of ``module`` or defined in the enclosing function (another module's is checked with
+    that module)."""
     if isinstance(node, LambdaExpr):
         return node
-    if isinstance(node, NameExpr) and isinstance(node.node, FuncDef) and node.node.fullname.startswith(module + "."):
-        return node.node
-    return None
+    if not isinstance(node, NameExpr) or not isinstance(node.node, FuncDef):
+        return None
+    return node.node if node.kind == LDEF or node.node.fullname.startswith(module + ".") else None
 
 
 def traced_function(
     function: FuncItem, stack: list[tuple[str, list[tuple[str | None, Expression]]]], written: Expression | None
 ) -> TransformedFunction:
-    """Combine the transforms around ``function``: under any ``jax.jit`` (or ``jax.checkpoint``)
-    every non-static parameter is traced; else under ``jax.vmap``, the batched ones; under
-    ``jax.grad`` and its kin alone, the differentiated ones."""
+    """Combine the transforms around ``function``: under any ``jax.jit`` (or ``jax.pmap``,
+    ``nnx.jit``, ``jax.checkpoint``) every non-static parameter is traced; else under
+    ``jax.vmap``, the batched ones; under ``jax.shard_map`` or equinox's transforms, every one
+    that holds arrays; under ``jax.grad`` and its kin alone, the differentiated ones."""
     positional = [arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT)]
     keyword_only = [arg.variable.name for arg in function.arguments if arg.kind in (ARG_NAMED, ARG_NAMED_OPT)]
     kinds = {kind for kind, _ in stack}
     star_args = any(arg.kind == ARG_STAR for arg in function.arguments)
     if kinds & TRACING_EVERY_ARGUMENT:
-        # jax.checkpoint counts a negative number from each call's arguments, as jax.jit does for
-        # a function with *args: such a number leaves every parameter undecided
+        # jax.checkpoint and jax.pmap count a negative number from each call's arguments, as
+        # jax.jit does for a function with *args: such a number leaves every parameter undecided
         statics = union_of(
-            static_names(options, positional, kind in CHECKPOINT_KINDS or star_args)
-            for kind, options in stack
-            if kind in TRACING_EVERY_ARGUMENT
+            static_names(options, positional, kind != JIT_KIND or star_args) for kind, options in stack if kind in TRACING_EVERY_ARGUMENT
         )
         candidates = None if statics is None else {name for name in positional + keyword_only if name not in statics}
-        kind = JIT_KIND if JIT_KIND in kinds else next(kind for kind, _ in stack if kind in CHECKPOINT_KINDS)
+        kind = next(kind for kind in (JIT_KIND, PMAP_KIND, NNX_JIT_KIND, *CHECKPOINT_KINDS) if kind in kinds)
     elif VMAP_KIND in kinds:
         candidates = union_of(batched_names(options, positional, keyword_only) for kind, options in stack if kind == VMAP_KIND)
         kind = VMAP_KIND
+    elif kinds & set(ARRAYS_ONLY_KINDS):
+        every = all({name for name, _ in options} <= ARRAYS_ONLY_OPTIONS.get(kind, frozenset()) for kind, options in stack)
+        candidates = set(positional + keyword_only) if every else None
+        kind = next(kind for kind in ARRAYS_ONLY_KINDS if kind in kinds)
     else:  # jax.grad and its kin alone: what any of them differentiates
         candidates = union_of(differentiated_names(options, positional) for _, options in stack)
         kind = stack[0][0]
     # A default the caller leaves out is not traced (JAX traces what is passed): a parameter with
     # one holds a tracer only at the calls that pass it, so none is decided.
     required = {arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_NAMED)}
-    traced = frozenset(name for name in candidates or () if name in required and traceable(declared_type(function, name)))
+    holds_tracers = types.is_array if kind in ARRAYS_ONLY_KINDS else traceable
+    traced = frozenset(name for name in candidates or () if name in required and holds_tracers(declared_type(function, name)))
     receiver = receiver_of(function)
     leaves = frozenset(name for name in candidates or () if name in required and name != receiver and held_as_leaves(function, name))
     return TransformedFunction(function, kind, traced, written, leaves)
@@ -305,13 +358,13 @@ def static_names(options: Sequence[tuple[str | None, Expression]], positional: S
     from that release JAX counts it from the end of the function's positional parameters."""
     by_signature = release.at_least(release.NEGATIVE_ARGNUMS_BY_SIGNATURE) and not star_args and bool(positional)
     names: set[str] = set()
-    given = {name for name, _ in options if name in ("static_argnums", "static_argnames")}
+    given = {STATIC_OPTIONS[name] for name, _ in options if name in STATIC_OPTIONS}
     if len(given) > 1:
         return None
     for name, value in options:
         if name is None:
             return None
-        if name == "static_argnums":
+        if STATIC_OPTIONS.get(name) == "static_argnums":
             numbers = literal_items(value, int)
             if numbers is not None and by_signature:
                 numbers = [n % len(positional) if n < 0 else n for n in numbers]

@@ -29,6 +29,9 @@ HOOKED: Final[tuple[Hooked, ...]] = (
         codes=("jax-traced-value", "jax-traced-shape"),
         function_signature_hooks=("functools.partial",),
         function_hooks=(
+            "equinox._jit.filter_jit",
+            "equinox._vmap_pmap.filter_vmap",
+            "flax.nnx.transforms.compilation.jit",
             "jax._src.ad_checkpoint.checkpoint",
             "jax._src.ad_checkpoint.remat",
             "jax._src.api.eval_shape",
@@ -37,6 +40,7 @@ HOOKED: Final[tuple[Hooked, ...]] = (
             "jax._src.api.jacfwd",
             "jax._src.api.jacrev",
             "jax._src.api.jit",
+            "jax._src.api.pmap",
             "jax._src.api.value_and_grad",
             "jax._src.api.vmap",
             "jax._src.lax.control_flow.conditionals.cond",
@@ -45,6 +49,9 @@ HOOKED: Final[tuple[Hooked, ...]] = (
             "jax._src.lax.control_flow.loops.map",
             "jax._src.lax.control_flow.loops.scan",
             "jax._src.lax.control_flow.loops.while_loop",
+            "jax._src.pmap.pmap",
+            "jax._src.shard_map.shard_map",
+            "jax.experimental.shard_map.shard_map",
         ),
     ),
     Hooked(
