@@ -5,7 +5,8 @@ Fetches each library's wheel with pip (the sources are only read), checks its pa
 and the plugin in this process (``check_untyped_defs``, imports not installed ignored), and
 counts, with a hook around ``tracing.Walk``: the transformed functions walked (each once, by
 transform), the parameters taken as traced or as pytrees of tracers, the helpers followed, and
-the ``jax-traced-*`` reports. Run it with the Python of the environment ``scripts/test`` builds:
+every report of the plugin by code (each printed to stderr, to be explained). Run it with the
+Python of the environment ``scripts/test`` builds:
 
     .venv-test/bin/python benchmarks/walk_count.py chex==0.1.92 optax==0.2.8 ... [--json out.json]
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -27,6 +29,8 @@ from mypy import api
 
 from mypy_plugin.lib import tracing
 
+REPORT = re.compile(r"error: .*  \[(jax-[\w-]+)\]$")
+"""An error of the plugin, with its code."""
 CONFIG = """[mypy]
 plugins = mypy_plugin
 check_untyped_defs = True
@@ -43,7 +47,7 @@ class Counts:
         self.by_transform: collections.Counter[str] = collections.Counter()
         self.parameters = 0
         self.helpers: set[tuple[str, str]] = set()
-        self.reports: dict[str, int] = {}
+        self.reports: dict[str, dict[str, int]] = {}
 
     def install(self) -> None:
         """Wrap ``Walk.run`` (each transformed function) and ``Walk.follow`` (each helper)."""
@@ -92,20 +96,23 @@ def main() -> int:
                 zipfile.ZipFile(wheel).extractall(unpacked)
             (root / "mypy.ini").write_text(CONFIG)
             packages = [name for name in package_dirs(unpacked) if not name.endswith("_src")]
-            found = 0
+            found: collections.Counter[str] = collections.Counter()
             for package in packages:
                 cache = root / "cache" / requirement / package
                 command = ["--config-file", str(root / "mypy.ini"), "--cache-dir", str(cache), str(unpacked / package)]
                 out, _, _ = api.run(command)
-                found += out.count("[jax-traced-")
-            counts.reports[requirement] = found
-            print(f"{requirement}: {found} jax-traced-* reports", file=sys.stderr)
+                reports = [line for line in out.splitlines() if REPORT.search(line)]
+                found.update(match.group(1) for line in reports for match in [REPORT.search(line)] if match)
+                for line in reports:
+                    print(f"{requirement}: {line}", file=sys.stderr)
+            counts.reports[requirement] = dict(found)
+            print(f"{requirement}: {sum(found.values())} reports of the plugin", file=sys.stderr)
     result = {
         "functions walked": len(counts.functions),
         "by transform": dict(counts.by_transform.most_common()),
         "parameters traced or pytrees of tracers": counts.parameters,
         "helpers followed": len(counts.helpers),
-        "jax-traced-* reports": counts.reports,
+        "reports of the plugin": counts.reports,
     }
     print(json.dumps(result, indent=2))
     if options.json:

@@ -102,6 +102,49 @@ def uninitialised(n: int) -> jax.Array:
     return jnp.ndarray((n, n))
 
 
+def momentum(params: jax.Array, velocity: jax.Array, steps: int) -> jax.Array:
+    # torch: a loop updating two tensors in place, ported to lax.fori_loop; the body returns one of them.
+    def step(i: int, state: tuple[jax.Array, jax.Array]) -> jax.Array:
+        p, v = state
+        v = 0.9 * v + p
+        return p - 0.1 * v
+
+    params, velocity = jax.lax.fori_loop(0, steps, step, (params, velocity))
+    return params
+
+
+@partial(jax.jit, donate_argnums=0)
+def sgd_step(params: jax.Array, grads: jax.Array) -> jax.Array:
+    return params.at[:].add(-0.1 * grads)
+
+
+def train_step(params: jax.Array, grads: jax.Array) -> jax.Array:
+    # torch: optimizer.step() updates params in place; here the old params are donated, then read.
+    new_params: jax.Array = sgd_step(params, grads)
+    print("moved by", new_params - params)
+    return new_params
+
+
+def fit(w: jax.Array, x: jax.Array) -> jax.Array:
+    # torch: loss.backward() of a forward that returns (loss, predictions); jax.grad needs the loss alone.
+    def loss(w: jax.Array) -> tuple[jax.Array, jax.Array]:
+        predictions = x @ w
+        return jnp.mean(predictions**2), predictions
+
+    grad_fn = jax.grad(loss)
+    grads: jax.Array = grad_fn(w)
+    return grads
+
+
+def row_norms(rows: jax.Array, scale: float) -> jax.Array:
+    # torch: a loop over rows, ported to jax.vmap; in_axes maps neither argument.
+    def norm(row: jax.Array, s: float) -> jax.Array:
+        return jnp.sqrt(jnp.sum(row**2)) * s
+
+    batched = jax.vmap(norm, in_axes=(None, None))
+    return batched(rows, scale)
+
+
 @partial(jax.jit, static_argnames=("training",))
 def normalise_fixed(batch: jax.Array, training: bool) -> jax.Array:
     # What to write instead: the flag static, the padding kept as zeros with jnp.where.

@@ -38,6 +38,11 @@ CALLS: dict[str, Callable[[Any], tuple[Any, ...]]] = {
     "clamp": lambda device: (jnp.arange(4.0),),
     "count_tokens": lambda device: (jnp.array([0, 1, 1]), 3),
     "uninitialised": lambda device: (3,),
+    "momentum": lambda device: (jnp.arange(4.0), jnp.zeros(4), 3),
+    "sgd_step": lambda device: (jnp.arange(4.0), jnp.ones(4)),
+    "train_step": lambda device: (jnp.arange(4.0), jnp.ones(4)),
+    "fit": lambda device: (jnp.ones(3), jnp.ones((2, 3))),
+    "row_norms": lambda device: (jnp.ones((2, 3)), 2.0),
     "normalise_fixed": lambda device: (jnp.arange(4.0), True),
     "fixed": lambda device: (jnp.arange(4.0), device, 2),
     "fixed_sampling": lambda device: (0, jnp.array([0, 1, 1]), 3),
@@ -69,7 +74,7 @@ def test_example_raises_where_mypy_reports() -> None:
     arguments = {name: arguments(device) for name, arguments in CALLS.items()}
     returned, unreported = call_reported(EXAMPLE, reported, arguments)
     assert np.array_equal(returned["zero_padding"], arguments["zero_padding"][0])
-    assert unreported == ["activate", "pad_to", "normalise_fixed", "fixed", "fixed_sampling"]
+    assert unreported == ["activate", "pad_to", "sgd_step", "normalise_fixed", "fixed", "fixed_sampling"]
 
 
 @pytest.mark.parametrize("name", CHECKERS)

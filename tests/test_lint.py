@@ -41,6 +41,11 @@ ARGUMENTS = {
     "from_generator": (3,),
     "noise": (3,),
     "jitter": (3,),
+    "running_peak": (jnp.arange(3.0),),
+    "halve": (jnp.arange(3),),
+    "halved_and_offset": (jnp.arange(3),),
+    "peak_gradient": (jnp.arange(3.0),),
+    "pairwise_gaps": (jnp.arange(3.0),),
     "not_about_jax": (jnp.arange(3.0),),
 }
 
@@ -86,7 +91,7 @@ def test_reports_exactly_the_marked_misuses_with_their_notes(first_run: subproce
 def test_what_it_reports_raises_and_the_rest_runs(first_run: subprocess.CompletedProcess[str]) -> None:
     reported = {int(error["line"]): rule_for(error["code"], error["message"]) for error in errors(first_run.stdout)}
     _, unreported = call_reported(PORTED_FROM_NUMPY, reported, ARGUMENTS)
-    assert unreported == ["resample", "activate", "not_about_jax"]
+    assert unreported == ["resample", "activate", "halve", "not_about_jax"]
 
 
 def with_notes(output: str) -> list[tuple[re.Match[str], list[str]]]:

@@ -51,6 +51,30 @@ JIT_CALL: Final = ErrorCode(
     CATEGORY,
 )
 
+DONATED_BUFFER: Final = ErrorCode(
+    "jax-donated-buffer",
+    "Check that an array donated to a jitted function is not read afterwards (JAX raises RuntimeError)",
+    CATEGORY,
+)
+
+GRAD_OUTPUT: Final = ErrorCode(
+    "jax-grad-output",
+    "Check that jax.grad is given a function returning a scalar, or (loss, aux) with has_aux (JAX raises TypeError)",
+    CATEGORY,
+)
+
+VMAP_AXES: Final = ErrorCode(
+    "jax-vmap-axes",
+    "Check that jax.vmap's in_axes maps an argument and has no more entries than parameters (JAX raises ValueError)",
+    CATEGORY,
+)
+
+LAX_STRUCTURE: Final = ErrorCode(
+    "jax-lax-structure",
+    "Check that jax.lax loop bodies keep the carry's structure and branches return one structure (JAX raises TypeError)",
+    CATEGORY,
+)
+
 UNSUPPORTED_ARGUMENT: Final = ErrorCode(
     "jax-unsupported-argument",
     "Check for keywords and values that JAX's functions reject although its stubs accept them",

@@ -27,6 +27,7 @@ from mypy.types import (
     Type,
     TypeAliasType,
     TypedDictType,
+    TypeType,
     UnionType,
     get_proper_type,
 )
@@ -39,10 +40,12 @@ CALL: Final = fullnames.JIT_WRAPPED + ".__call__"
 SIGNATURE: Final = "jax-stubs:jitted"
 STATIC_PREFIX: Final = "jax-stubs:static:"
 WRAPS_PREFIX: Final = "jax-stubs:wraps:"
-"""The extra attributes: the wrapped signature, one entry per static parameter, and the full
-name of the JAX function wrapped where it takes a shape or a size (``jax.jit(jnp.zeros)``;
-``tracing.SIZE_PARAMETERS``). None is an identifier, so no attribute access in user code can
-reach them."""
+DELETED_PREFIX: Final = "jax-stubs:deleted:"
+"""The extra attributes: the wrapped signature, one entry per static parameter, the full name
+of the JAX function wrapped where it takes a shape or a size (``jax.jit(jnp.zeros)``;
+``tracing.SIZE_PARAMETERS``), and one entry per donated parameter whose argument JAX deletes
+(``donation.deleted_parameters``). None is an identifier, so no attribute access in user code
+can reach them."""
 DEPTH: Final = 8
 """How deep ``outputs`` and ``unhashable`` follow nested types (a recursive alias ends there)."""
 
@@ -56,22 +59,36 @@ OTHER: Final = "other"
 STR: Final = "a str"
 BYTES: Final = "bytes"
 FUNCTION: Final = "a function"
+CLASS: Final = "a class"
+MODULE: Final = "a module"
+GENERATOR: Final = "a generator"
+RANGE: Final = "a range"
+DEVICE: Final = "a device"
 """What ``untraceable`` finds: the argument kinds JAX refuses to trace."""
+UNTRACEABLE_CLASSES: Final = {
+    MODULE: frozenset({"types.ModuleType"}),
+    GENERATOR: frozenset({"typing.Generator", "collections.abc.Generator", "typing.AsyncGenerator"}),
+    RANGE: frozenset({"builtins.range"}),
+    DEVICE: frozenset({"jaxlib.xla_extension.Device", "jaxlib._jax.Device", "jaxlib.xla_client.Device"}),
+}
+"""Classes none of whose instances JAX can trace, by kind (``jax.Device`` is defined in
+``jaxlib.xla_extension`` before jaxlib 0.5, in ``jaxlib._jax`` since)."""
 CONTAINERS: Final = frozenset({"builtins.tuple", "builtins.list", "builtins.dict"})
 """Generic classes that are pytrees: their type arguments are leaves or further pytrees."""
 
 
 class JittedSignature:
-    """The wrapped function's signature, as declared, the names of its static parameters, and
-    the full name of the function where it is one of JAX's with a shape or size parameter
-    (else empty)."""
+    """The wrapped function's signature, as declared, the names of its static parameters, the
+    full name of the function where it is one of JAX's with a shape or size parameter (else
+    empty), and the donated parameters whose arguments JAX deletes."""
 
-    __slots__ = ("signature", "statics", "wraps")
+    __slots__ = ("deleted", "signature", "statics", "wraps")
 
-    def __init__(self, signature: CallableType, statics: frozenset[str], wraps: str = "") -> None:
+    def __init__(self, signature: CallableType, statics: frozenset[str], wraps: str = "", deleted: frozenset[str] = frozenset()) -> None:
         self.signature = signature
         self.statics = statics
         self.wraps = wraps
+        self.deleted = deleted
 
 
 def is_wrapper(typ: Type) -> bool:
@@ -86,6 +103,8 @@ def with_jitted_signature(wrapper: Instance, kept: JittedSignature) -> Instance:
         typed = mypy_internals.with_extra_attribute(typed, STATIC_PREFIX + name, NoneType())
     if kept.wraps:
         typed = mypy_internals.with_extra_attribute(typed, WRAPS_PREFIX + kept.wraps, NoneType())
+    for name in sorted(kept.deleted):
+        typed = mypy_internals.with_extra_attribute(typed, DELETED_PREFIX + name, NoneType())
     return typed
 
 
@@ -100,7 +119,8 @@ def jitted_signature_of(typ: Type) -> JittedSignature | None:
         return None
     statics = frozenset(name[len(STATIC_PREFIX) :] for name in attrs if name.startswith(STATIC_PREFIX))
     wraps = next((name[len(WRAPS_PREFIX) :] for name in attrs if name.startswith(WRAPS_PREFIX)), "")
-    return JittedSignature(signature, statics, wraps)
+    deleted = frozenset(name[len(DELETED_PREFIX) :] for name in attrs if name.startswith(DELETED_PREFIX))
+    return JittedSignature(signature, statics, wraps, deleted)
 
 
 def kept_signature(function: CallableType, array: Instance) -> CallableType:
@@ -175,15 +195,21 @@ def unhashable_part(typ: Type) -> tuple[str, str]:
 
 
 def untraceable(typ: Type) -> str | None:
-    """``STR``, ``BYTES`` or ``FUNCTION`` when every value of ``typ`` is one (JAX cannot make an
-    abstract array of it; a jitted function is one too); None otherwise."""
+    """What every value of ``typ`` is, where JAX cannot make an abstract array of it (measured on
+    JAX 0.4.31, 0.7.2, 0.10.2 and 0.12.0.1): ``STR``, ``BYTES``, ``FUNCTION`` (a jitted function
+    too), ``CLASS`` (a class object: never a pytree, whatever its instances are), ``MODULE``,
+    ``GENERATOR``, ``RANGE`` or ``DEVICE`` (where the installed jaxlib types it); None otherwise."""
     found = members(typ)
+    if not found:
+        return None
     for kind, test in ((STR, "builtins.str"), (BYTES, "builtins.bytes")):
-        if found and all(
-            isinstance(m, LiteralType) and m.fallback.type.fullname == test or isinstance(m, Instance) and m.type.fullname == test
-            for m in found
-        ):
+        if all(isinstance(m, LiteralType) and m.fallback.type.fullname == test or types.instance_of(m, test) for m in found):
             return kind
-    if found and all(isinstance(m, (CallableType, Overloaded)) and not m.is_type_obj() or is_wrapper(m) for m in found):
+    if all(isinstance(m, (CallableType, Overloaded)) and not m.is_type_obj() or is_wrapper(m) for m in found):
         return FUNCTION
+    if all(isinstance(m, TypeType) or isinstance(m, (CallableType, Overloaded)) and m.is_type_obj() for m in found):
+        return CLASS
+    for kind, classes in UNTRACEABLE_CLASSES.items():
+        if all(isinstance(m, Instance) and m.type.fullname in classes for m in found):
+            return kind
     return None

@@ -468,6 +468,8 @@ class Walk:
             return None
         if function.is_generator or function.is_coroutine or function.is_async_generator or function is self.transformed.function:
             return None
+        if function.is_conditional:
+            return None  # defined under "if": a variant of it may be the one called
         parameters = passed_to(function, node, args)
         if parameters is None:
             return None

@@ -15,7 +15,7 @@ function ``f`` defined in the same module or a lambda. Options that are not lite
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 from mypy.nodes import (
@@ -107,6 +107,8 @@ STATIC_OPTIONS: Final = {
     "static_argnames": "static_argnames",
 }
 """The options that make parameters static (``jax.pmap``'s by number only), as ``jax.jit`` names them."""
+DONATE_OPTIONS: Final = {"donate_argnums": "static_argnums", "donate_argnames": "static_argnames"}
+"""``jax.jit``'s options that donate parameters, read as ``static_names`` reads the static ones."""
 TRACEABLE_CLASSES: Final = frozenset(
     {fullnames.ARRAY, "builtins.int", "builtins.float", "builtins.bool", "builtins.complex", "numpy.ndarray", "numpy.generic"}
 )
@@ -250,8 +252,8 @@ def function_of(node: Expression, module: str) -> FuncItem | None:
     that module)."""
     if isinstance(node, LambdaExpr):
         return node
-    if not isinstance(node, NameExpr) or not isinstance(node.node, FuncDef):
-        return None
+    if not isinstance(node, NameExpr) or not isinstance(node.node, FuncDef) or node.node.is_conditional:
+        return None  # one defined in a block (under "if") may have variants, of which mypy names the first
     return node.node if node.kind == LDEF or node.node.fullname.startswith(module + ".") else None
 
 
@@ -348,9 +350,15 @@ def union_of(found: Iterable[set[str] | None]) -> set[str] | None:
     return names
 
 
-def static_names(options: Sequence[tuple[str | None, Expression]], positional: Sequence[str | None], star_args: bool) -> set[str] | None:
+def static_names(
+    options: Sequence[tuple[str | None, Expression]],
+    positional: Sequence[str | None],
+    star_args: bool,
+    named_by: Mapping[str, str] = STATIC_OPTIONS,
+) -> set[str] | None:
     """The parameters ``static_argnums`` and ``static_argnames`` make static (JAX reads each
-    from the other through the signature when only one is given); None when that depends on
+    from the other through the signature when only one is given; ``named_by`` maps other
+    options to these two: ``DONATE_OPTIONS`` reads the donated parameters); None when that depends on
     the call or cannot be read: an option that is not a literal or not given by name, both
     options at once (then an argument is static only if passed the way its option says), or a
     negative number where JAX counts it from the end of each call's positional arguments
@@ -358,20 +366,20 @@ def static_names(options: Sequence[tuple[str | None, Expression]], positional: S
     from that release JAX counts it from the end of the function's positional parameters."""
     by_signature = release.at_least(release.NEGATIVE_ARGNUMS_BY_SIGNATURE) and not star_args and bool(positional)
     names: set[str] = set()
-    given = {STATIC_OPTIONS[name] for name, _ in options if name in STATIC_OPTIONS}
+    given = {named_by[name] for name, _ in options if name is not None and name in named_by}
     if len(given) > 1:
         return None
     for name, value in options:
         if name is None:
             return None
-        if STATIC_OPTIONS.get(name) == "static_argnums":
+        if named_by.get(name) == "static_argnums":
             numbers = literal_items(value, int)
             if numbers is not None and by_signature:
                 numbers = [n % len(positional) if n < 0 else n for n in numbers]
             if numbers is None or any(n < 0 for n in numbers):
                 return None
             names.update(found for found in (positional[n] for n in numbers if n < len(positional)) if found is not None)
-        elif name == "static_argnames":
+        elif named_by.get(name) == "static_argnames":
             strings = literal_items(value, str)
             if strings is None:
                 return None

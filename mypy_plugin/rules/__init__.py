@@ -18,6 +18,9 @@ RULE_MODULES: Final[tuple[str, ...]] = (
     "numpy_arguments",
     "random_arguments",
     "discarded_update",
+    "lax_structure",
+    "donated_buffers",
+    "grad_and_vmap",
 )
 """Every rule's module, each with its ``RULE``, in the order their hooks run on one name."""
 

@@ -227,6 +227,35 @@ HOOKED: Final[tuple[Hooked, ...]] = (
             "jax.numpy.put_along_axis",
         ),
     ),
+    Hooked(
+        "lax_structure",
+        "RULE",
+        codes=("jax-lax-structure",),
+        function_hooks=(
+            "jax._src.lax.control_flow.conditionals.cond",
+            "jax._src.lax.control_flow.conditionals.switch",
+            "jax._src.lax.control_flow.loops.fori_loop",
+            "jax._src.lax.control_flow.loops.scan",
+            "jax._src.lax.control_flow.loops.while_loop",
+        ),
+    ),
+    Hooked(
+        "donated_buffers",
+        "RULE",
+        codes=("jax-donated-buffer",),
+        method_hooks=("jax._src.pjit.JitWrapped.__call__",),
+    ),
+    Hooked(
+        "grad_and_vmap",
+        "RULE",
+        codes=("jax-grad-output", "jax-vmap-axes"),
+        function_signature_hooks=("functools.partial",),
+        function_hooks=(
+            "jax._src.api.grad",
+            "jax._src.api.value_and_grad",
+            "jax._src.api.vmap",
+        ),
+    ),
 )
 EXTRA: Final[tuple[Hooked, ...]] = (
     Hooked(

@@ -6,8 +6,9 @@ What JAX always rejects there (measured on JAX 0.4.31, 0.7.2 and 0.10.2, CPU):
   ``static_argnums``/``donate_argnums`` past the positional ones: ``ValueError``;
 - on every call, a static parameter whose value JAX cannot hash (a ``list``, ``dict``, ``set``,
   NumPy or JAX array, a tuple holding one): ``ValueError: Non-hashable static arguments``;
-- on a call that passes one, a ``str``, ``bytes`` or a function to a traced parameter:
-  ``TypeError: Error interpreting argument ... as an abstract array``;
+- on a call that passes one, a ``str``, ``bytes``, a function, a class, a module, a generator,
+  a ``range`` or a device to a traced parameter: ``TypeError: Error interpreting argument ...
+  as an abstract array`` (``jitted.untraceable``);
 - on a call of a JAX function jitted directly (``jax.jit(jnp.zeros)``, ``jax.jit(jax.ops.segment_sum)``)
   that passes a shape or a size to a parameter not made static: what JAX raises for a traced
   shape there (``tracing.SIZE_PARAMETERS``), though the caller passes a Python int.
@@ -46,6 +47,7 @@ from mypy.nodes import (
     Decorator,
     Expression,
     FuncDef,
+    FuncItem,
     LambdaExpr,
     MemberExpr,
     MypyFile,
@@ -56,7 +58,18 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, MethodSigContext
 from mypy.types import CallableType, FunctionLike, Instance, NoneType, TupleType, Type, get_proper_type
 
-from mypy_plugin.lib import arguments, checked_module, errorcodes, fullnames, jitted, mypy_internals, reporting, tracing, transforms
+from mypy_plugin.lib import (
+    arguments,
+    checked_module,
+    donation,
+    errorcodes,
+    fullnames,
+    jitted,
+    mypy_internals,
+    reporting,
+    tracing,
+    transforms,
+)
 from mypy_plugin.lib.jitted import JittedSignature
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
@@ -87,6 +100,7 @@ UNTRACEABLE: Final = 'Argument "{name}" of jitted "{function}" is {kind}, which 
 MAKE_STATIC: Final = 'Make "{name}" static: static_argnames=("{name}",) in the jax.jit of "{function}"'
 ADD_STATIC: Final = 'Make "{name}" static: add it to static_argnames in the jax.jit of "{function}"'
 TRACED_SIZE: Final = 'Argument "{name}" of jitted "{function}" is a shape or size, which jax.jit traces unless static; JAX raises {raises}'
+PASS_AN_ARRAY: Final = 'Pass its values as an array instead: "jnp.asarray(list(values))", "jnp.arange(n)"'
 REFER_INSIDE: Final = (
     'Refer to the function inside "{function}" instead of passing it, make "{name}" static, or pass a '
     '"jax.tree_util.Partial", which JAX traces'
@@ -219,7 +233,14 @@ def wrapped(api: CheckerPluginInterface, wrapping: Wrapping, made: Type) -> Type
     context = wrapping.context
     target = context.args[0] if isinstance(context, CallExpr) and context.args else None
     wraps = target.fullname if isinstance(target, RefExpr) and target.fullname in tracing.SIZE_PARAMETERS else ""
-    return jitted.with_jitted_signature(proper, JittedSignature(wrapping.function, frozenset(statics), wraps))
+    donated = transforms.static_names(wrapping.options, positional, ARG_STAR in wrapping.function.arg_kinds, transforms.DONATE_OPTIONS)
+    definition = wrapping.function.definition
+    deleted: frozenset[str] = (
+        donation.deleted_parameters(definition, wrapping.function, frozenset(donated))
+        if donated and isinstance(definition, FuncItem)
+        else frozenset()
+    )
+    return jitted.with_jitted_signature(proper, JittedSignature(wrapping.function, frozenset(statics), wraps, deleted))
 
 
 def check_declaration(api: CheckerPluginInterface, wrapping: Wrapping, *, report: bool) -> bool:
@@ -322,7 +343,12 @@ def report_unhashable_argument(api: CheckerPluginInterface, arg: Expression, nam
 
 def report_untraceable(api: CheckerPluginInterface, arg: Expression, name: str, kept: JittedSignature, kind: str) -> None:
     function = function_name(kept.signature)
-    note = (REFER_INSIDE if kind == jitted.FUNCTION else ADD_STATIC if kept.statics else MAKE_STATIC).format(name=name, function=function)
+    if kind == jitted.FUNCTION:
+        note = REFER_INSIDE.format(name=name, function=function)
+    elif kind in (jitted.GENERATOR, jitted.RANGE):
+        note = PASS_AN_ARRAY
+    else:
+        note = (ADD_STATIC if kept.statics else MAKE_STATIC).format(name=name, function=function)
     reporting.error_with_notes(
         api,
         arg,

@@ -86,6 +86,43 @@ def jitter(n):
     return jax.random.randint(key, (n,), 0, 4, dtype=jnp.float32)  # jax-random-dtype
 
 
+def running_peak(signal):
+    def step(peak, x):
+        return jnp.maximum(peak, x)
+
+    kept, _ = jax.lax.scan(lambda peak, x: (jnp.maximum(peak, x), x), 0.0, signal)
+    return jax.lax.scan(step, 0.0, signal)  # jax-lax-structure
+
+
+def halve(samples):
+    return samples // 2
+
+
+halve_in_place = jax.jit(halve, donate_argnums=0)
+
+
+def halved_and_offset(signal):
+    samples = jnp.asarray(signal)
+    halved = halve_in_place(samples)
+    return halved, samples + 1  # jax-donated-buffer
+
+
+def peak_gradient(signal):
+    def peak_and_index(s):
+        return jnp.max(s), jnp.argmax(s)
+
+    slope = jax.grad(peak_and_index)  # jax-grad-output
+    return slope(signal)
+
+
+def pairwise_gaps(signal):
+    def gap(a, b):
+        return jnp.abs(a - b)
+
+    batched = jax.vmap(gap, in_axes=(None, None))  # jax-vmap-axes
+    return batched(signal, signal)
+
+
 def not_about_jax(values):
     label: int = "not an int"
     return np.zeros(3) + values

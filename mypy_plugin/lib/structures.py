@@ -1,0 +1,381 @@
+"""The pytree structure of a value as the code writes it: what ``jax.lax``'s loops and branches compare.
+
+A loop's carry keeps its pytree structure from step to step, and the branches of ``cond`` and
+``switch`` return one structure: JAX compares the nodes (a tuple is not a list, a dict's keys,
+``None``) and counts every array or number as one leaf. Shapes and dtypes are compared too, but
+weak typing lets a Python number stand for an array (``lax.scan(lambda c, a: (c + a, a), 0, x)``
+runs), so leaves are not told apart here.
+
+A structure is read from a literal (a tuple, a list, a dict with string keys, ``None``, a
+number), from a type (a tuple type, an array or a scalar, ``None``), from what JAX computes (an
+operator on a leaf, a ``jnp`` function, an array method, ``x.at[i].set(v)``), and through names
+assigned once. Anything else is unknown (None), and an unknown part matches every structure.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.nodes import (
+    ARG_POS,
+    AssignmentStmt,
+    Block,
+    CallExpr,
+    ClassDef,
+    ComparisonExpr,
+    ComplexExpr,
+    ConditionalExpr,
+    Decorator,
+    DictExpr,
+    Expression,
+    FloatExpr,
+    ForStmt,
+    FuncDef,
+    FuncItem,
+    IfStmt,
+    IndexExpr,
+    IntExpr,
+    LambdaExpr,
+    ListExpr,
+    MemberExpr,
+    NameExpr,
+    OperatorAssignmentStmt,
+    OpExpr,
+    OverloadedFuncDef,
+    RaiseStmt,
+    RefExpr,
+    ReturnStmt,
+    StarExpr,
+    Statement,
+    StrExpr,
+    TryStmt,
+    TupleExpr,
+    UnaryExpr,
+    WhileStmt,
+    WithStmt,
+)
+from mypy.types import NoneType, TupleType, Type, get_proper_type
+
+from mypy_plugin.lib import fullnames, tracing, types
+from mypy_plugin.lib.source import int_literal
+from mypy_plugin.lib.transforms import traceable
+
+LEAF: Final = "leaf"
+"""An array or a number: one leaf."""
+NONE: Final = "None"
+"""``None``: a node with no leaf."""
+
+
+class Node:
+    """A tuple, a list or a dict, with the structure of each item (None where unknown)."""
+
+    __slots__ = ("kind", "items", "keys")
+
+    def __init__(self, kind: str, items: tuple[Structure, ...], keys: tuple[str, ...] = ()) -> None:
+        self.kind = kind
+        """``tuple``, ``list`` or ``dict``."""
+        self.items = items
+        self.keys = keys
+        """A dict's keys, in the order of ``items`` (sorted)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Node) and (self.kind, self.items, self.keys) == (other.kind, other.items, other.keys)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.items, self.keys))
+
+
+Structure = None | str | Node
+"""What is known of a value's structure: ``LEAF``, ``NONE``, a ``Node``, or None (unknown)."""
+Returned = tuple[Statement | FuncItem, Structure]
+"""A ``return`` statement with the structure of its value; the function itself where its body
+can end without one (returning None)."""
+
+ARITHMETIC: Final = frozenset({"+", "-", "/", "//", "%", "**", "@"})
+"""Operators that give a leaf when an operand is one (an array, or an error): ``*`` repeats a
+tuple or a list by a Python int, so it gives a leaf only from two."""
+UPDATES: Final = frozenset({"set", "add", "subtract", "multiply", "divide", "power", "min", "max", "apply", "get"})
+"""The methods of ``x.at[i]``, each giving an array."""
+
+
+def refine(written: Structure, typed: Structure) -> Structure:
+    """What the code writes, its unknown parts taken from the type (``(xs, xs)`` with ``xs:
+    jax.Array``)."""
+    if written is None:
+        return typed
+    if isinstance(written, Node) and isinstance(typed, Node) and not differ(written, typed):
+        return Node(written.kind, tuple(refine(a, b) for a, b in zip(written.items, typed.items)), written.keys)
+    return written
+
+
+def differ(a: Structure, b: Structure) -> bool:
+    """Whether two structures certainly differ: known nodes of other kinds, lengths or keys,
+    or items that differ; an unknown part matches every structure."""
+    if a is None or b is None:
+        return False
+    if isinstance(a, Node) and isinstance(b, Node):
+        if (a.kind, len(a.items), a.keys) != (b.kind, len(b.items), b.keys):
+            return True
+        return any(differ(x, y) for x, y in zip(a.items, b.items))
+    return a != b
+
+
+def describe(structure: Structure) -> str:
+    """A structure as a message names it: ``a tuple of 2 items``, ``None``."""
+    if structure == LEAF:
+        return "an array"
+    if structure == NONE or structure is None:
+        return "None"
+    assert isinstance(structure, Node)
+    if structure.kind == "dict":
+        keys = ", ".join(f'"{key}"' for key in structure.keys)
+        return f"a dict with keys {keys}" if keys else "an empty dict"
+    count = len(structure.items)
+    return f"a {structure.kind} of {count} item{'' if count == 1 else 's'}"
+
+
+def of_type(typ: Type | None) -> Structure:
+    """The structure every value of ``typ`` has: a tuple type's, an array's or a scalar's
+    (``types.TRACEABLE``), ``None``'s; None for anything else."""
+    proper = get_proper_type(typ) if typ is not None else None
+    if isinstance(proper, NoneType):
+        return NONE
+    if isinstance(proper, TupleType) and proper.partial_fallback.type.fullname == "builtins.tuple":
+        return Node("tuple", tuple(of_type(item) for item in proper.items))
+    if traceable(proper):
+        return LEAF
+    return None
+
+
+def pair(structure: Structure) -> bool | None:
+    """Whether ``structure`` is a pair (a tuple or a list of two), as ``lax.scan`` needs one
+    from its body; None where unknown."""
+    if structure is None:
+        return None
+    return isinstance(structure, Node) and structure.kind in ("tuple", "list") and len(structure.items) == 2
+
+
+Binding = tuple[Expression, tuple[int, ...]]
+"""The value a name is assigned, and the positions that unpacking takes it from (``a, (b, c) =
+value`` binds ``c`` to ``(value, (1, 1))``)."""
+
+
+class Reader:
+    """Reads structures from expressions, with what is known of names: parameters that hold
+    what JAX passes, and names assigned once by ``name = value`` or unpacking (read through
+    their value)."""
+
+    def __init__(self, names: dict[str, Structure], single: dict[str, Binding]) -> None:
+        self.names = names
+        self.single = single
+        self.reading: set[str] = set()
+
+    def value(self, node: Expression) -> Structure:
+        """The structure of ``node`` as JAX would see it in the traced body."""
+        if isinstance(node, TupleExpr):
+            return None if any(isinstance(item, StarExpr) for item in node.items) else Node("tuple", self.values(node.items))
+        if isinstance(node, ListExpr):
+            return None if any(isinstance(item, StarExpr) for item in node.items) else Node("list", self.values(node.items))
+        if isinstance(node, DictExpr):
+            keys = [key.value if isinstance(key, StrExpr) else None for key, _ in node.items]
+            if any(key is None for key in keys) or len(set(keys)) != len(keys):
+                return None
+            ordered = sorted(zip(keys, (value for _, value in node.items)), key=lambda item: str(item[0]))
+            return Node("dict", tuple(self.value(value) for _, value in ordered), tuple(str(key) for key, _ in ordered))
+        if isinstance(node, NameExpr):
+            return self.name(node)
+        if isinstance(node, (IntExpr, FloatExpr, ComplexExpr, ComparisonExpr)):
+            return LEAF
+        if isinstance(node, UnaryExpr):
+            return LEAF if node.op in ("-", "+", "~") and self.value(node.expr) == LEAF else None
+        if isinstance(node, OpExpr):
+            left, right = self.value(node.left), self.value(node.right)
+            if node.op in ARITHMETIC and LEAF in (left, right) or node.op == "*" and left == right == LEAF:
+                return LEAF
+            return None
+        if isinstance(node, IndexExpr):
+            return self.item(node)
+        if isinstance(node, ConditionalExpr):
+            a, b = self.value(node.if_expr), self.value(node.else_expr)
+            return a if a == b else None
+        if isinstance(node, CallExpr):
+            return self.call(node)
+        return None
+
+    def values(self, nodes: list[Expression]) -> tuple[Structure, ...]:
+        return tuple(self.value(node) for node in nodes)
+
+    def name(self, node: NameExpr) -> Structure:
+        if node.fullname == "builtins.None":
+            return NONE
+        if node.fullname in ("builtins.True", "builtins.False"):
+            return LEAF
+        if node.name in self.names:
+            return self.names[node.name]
+        assigned = self.single.get(node.name)
+        if assigned is None or node.name in self.reading:
+            return None
+        value, path = assigned
+        self.reading.add(node.name)  # "x = f(x)": not read through itself
+        try:
+            found = self.value(value)
+        finally:
+            self.reading.discard(node.name)
+        for position in path:
+            if isinstance(found, Node) and found.kind in ("tuple", "list") and position < len(found.items):
+                found = found.items[position]
+            elif found != LEAF:  # unpacking an array gives arrays
+                found = None
+        self.names[node.name] = found
+        return found
+
+    def item(self, node: IndexExpr) -> Structure:
+        base = self.value(node.base)
+        if base == LEAF:
+            return LEAF  # indexing an array gives an array
+        if not isinstance(base, Node):
+            return None
+        if base.kind == "dict":
+            key = node.index.value if isinstance(node.index, StrExpr) else None
+            return base.items[base.keys.index(key)] if key in base.keys else None
+        position = int_literal(node.index)
+        return base.items[position] if position is not None and -len(base.items) <= position < len(base.items) else None
+
+    def call(self, node: CallExpr) -> Structure:
+        callee = node.callee
+        if isinstance(callee, MemberExpr):
+            if callee.name in UPDATES and isinstance(callee.expr, IndexExpr) and isinstance(callee.expr.base, MemberExpr):
+                return LEAF if callee.expr.base.name == "at" else None
+            if callee.name in tracing.ARRAY_METHODS - {"tolist"} and self.value(callee.expr) == LEAF:
+                return LEAF
+        if isinstance(callee, RefExpr) and (callee.fullname or "").startswith(fullnames.JAX_PACKAGE):
+            return LEAF if types.is_array(tracing.returned_type(callee.node)) else None
+        return None
+
+
+class Returns:
+    """What a function returns, read from its body: the structure of each ``return`` (and
+    ``None`` where the body can end without one), with where it is."""
+
+    def __init__(self, function: FuncItem, parameters: dict[str, Structure]) -> None:
+        self.function = function
+        assigned = assignments(function.body)
+        self.reader = Reader(
+            {name: found for name, found in parameters.items() if name not in assigned},
+            {name: bound for name, (bound, *more) in assigned.items() if bound is not None and not more},
+        )
+        self.found: list[Returned] = []
+
+    def read(self) -> list[Returned]:
+        """Each return with its structure; a body that can end without one returns None there
+        (a lambda, a generator: nothing is decided)."""
+        if not self.block(self.function.body):
+            if isinstance(self.function, LambdaExpr) or self.function.is_generator or self.function.is_coroutine:
+                return []
+            self.found.append((self.function, NONE))
+        return self.found
+
+    def block(self, block: Block) -> bool:
+        """Collect the returns of ``block``; whether it certainly ends (return or raise)."""
+        for statement in block.body:
+            if self.statement(statement):
+                return True
+        return False
+
+    def statement(self, node: Statement) -> bool:
+        if isinstance(node, ReturnStmt):
+            self.found.append((node, self.reader.value(node.expr) if node.expr is not None else NONE))
+            return True
+        if isinstance(node, RaiseStmt):
+            return True
+        if isinstance(node, IfStmt):
+            ends = [self.block(body) for body in node.body]
+            ends.append(self.block(node.else_body) if node.else_body is not None else False)
+            return all(ends)
+        if isinstance(node, (ForStmt, WhileStmt)):
+            self.block(node.body)
+            if node.else_body is not None:
+                self.block(node.else_body)
+            return False  # the loop may not run, or may break
+        if isinstance(node, WithStmt):
+            return self.block(node.body)  # a context manager may swallow what is raised: ending is kept
+        if isinstance(node, TryStmt):
+            self.block(node.body)
+            for handler in node.handlers:
+                self.block(handler)
+            for extra in (node.else_body, node.finally_body):
+                if extra is not None:
+                    self.block(extra)
+            return False
+        if isinstance(node, Block):
+            return self.block(node)
+        return False
+
+
+def of_expression(node: Expression) -> Structure:
+    """The structure of an expression read alone (a literal, ``None``, a number)."""
+    return Reader({}, {}).value(node)
+
+
+def assignments(block: Block) -> dict[str, list[Binding | None]]:
+    """Every name ``block`` binds, each with every binding of it: the value of a plain
+    assignment at its top level (``name = value``, ``a, b = value``), or None for a binding of
+    another kind (in a nested block, a loop, ``with``, an augmented assignment, ``def``). Only a
+    name bound once, by a plain assignment, is read through its value."""
+    found: dict[str, list[Binding | None]] = {}
+
+    def bind(target: Expression, value: Expression | None, path: tuple[int, ...] = ()) -> None:
+        if isinstance(target, NameExpr):
+            found.setdefault(target.name, []).append((value, path) if value is not None else None)
+        elif isinstance(target, (TupleExpr, ListExpr)):
+            starred = any(isinstance(item, StarExpr) for item in target.items)
+            for position, item in enumerate(target.items):
+                bind(item, None if starred else value, (*path, position))
+        elif isinstance(target, StarExpr):
+            bind(target.expr, None)
+
+    def walk(statements: list[Statement], top: bool) -> None:
+        for node in statements:
+            if isinstance(node, AssignmentStmt):
+                plain = top and len(node.lvalues) == 1
+                for target in node.lvalues:
+                    bind(target, node.rvalue if plain else None)
+            elif isinstance(node, OperatorAssignmentStmt):
+                bind(node.lvalue, None)
+            elif isinstance(node, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)):
+                found.setdefault(node.name, []).append(None)
+            elif isinstance(node, ForStmt):
+                bind(node.index, None)
+                walk(node.body.body, False)
+                if node.else_body is not None:
+                    walk(node.else_body.body, False)
+            elif isinstance(node, WhileStmt):
+                walk(node.body.body, False)
+                if node.else_body is not None:
+                    walk(node.else_body.body, False)
+            elif isinstance(node, IfStmt):
+                for body in node.body:
+                    walk(body.body, False)
+                if node.else_body is not None:
+                    walk(node.else_body.body, False)
+            elif isinstance(node, WithStmt):
+                for with_target in node.target:
+                    if with_target is not None:
+                        bind(with_target, None)
+                walk(node.body.body, False)
+            elif isinstance(node, TryStmt):
+                for var in node.vars:
+                    if var is not None:
+                        bind(var, None)
+                for inner in (node.body, *node.handlers, node.else_body, node.finally_body):
+                    if inner is not None:
+                        walk(inner.body, False)
+            elif isinstance(node, Block):
+                walk(node.body, top)
+
+    walk(block.body, True)
+    return found
+
+
+def positional_parameters(function: FuncItem) -> list[str]:
+    return [arg.variable.name for arg in function.arguments if arg.kind == ARG_POS]

@@ -1,0 +1,180 @@
+"""``jax-grad-output`` and ``jax-vmap-axes``: what ``jax.grad`` and ``jax.vmap`` are given that no call can satisfy.
+
+JAX checks these when the transformed function is called, so every call raises (measured on JAX
+0.4.31, 0.7.2 and 0.10.2, CPU):
+
+- ``jax.grad`` / ``jax.value_and_grad`` of a function that returns a tuple, a list, a dict or
+  ``None`` without ``has_aux=True``: ``TypeError: Gradient only defined for scalar-output
+  functions``; with ``has_aux=True``, of one that does not return a pair ``(loss, aux)``:
+  ``TypeError: expected function with aux output to return a two-element tuple``;
+- ``jax.vmap`` with no mapped entry in ``in_axes`` (``None``, or a tuple of them) and no
+  ``axis_size``: ``ValueError: vmap must have at least one non-None value in in_axes``; with more
+  entries than the function has positional parameters: ``ValueError: vmap in_axes must be an
+  int, None, or a tuple of entries corresponding to the positional arguments`` at every call that
+  passes what the function takes.
+
+Read at the transform (``@jax.grad``, ``jax.grad(f, ...)``, ``@partial(jax.vmap, in_axes=...)``)
+for a function of the module, one defined in the enclosing function, or a lambda, applied
+directly (the innermost decorator); a function's returns are read as ``jax-lax-structure``
+reads them (``lib/structures.py``): reported only where every ``return`` certainly gives such
+a structure. An array may not be a scalar either, but its shape is not known: left alone.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.nodes import (
+    ARG_OPT,
+    ARG_POS,
+    ARG_STAR,
+    CallExpr,
+    Context,
+    Decorator,
+    Expression,
+    FuncItem,
+    LambdaExpr,
+    ListExpr,
+    NameExpr,
+    TupleExpr,
+)
+from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
+from mypy.types import FunctionLike, Type
+
+from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting, structures, transforms
+from mypy_plugin.lib.rule import Rule
+from mypy_plugin.lib.structures import Returns
+
+GRAD_CODE: Final = errorcodes.GRAD_OUTPUT
+VMAP_CODE: Final = errorcodes.VMAP_AXES
+
+SCALAR_GRADS: Final = {name: printed for name, printed in fullnames.GRADS.items() if printed in ("jax.grad", "jax.value_and_grad")}
+"""The transforms that need a scalar output (``jacfwd`` and ``jacrev`` take any pytree)."""
+
+NOT_A_SCALAR: Final = "{function} returns {got}, but {transform} needs a scalar loss; each call raises TypeError"
+RETURN_THE_LOSS: Final = 'Return the loss alone, or "(loss, aux)" with "has_aux=True" to carry the rest out'
+NOT_A_PAIR: Final = '{function} returns {got}, but {transform} with has_aux=True needs a pair "(loss, aux)"; each call raises TypeError'
+RETURN_A_PAIR: Final = 'Return "(loss, aux)", or drop "has_aux=True"'
+NO_AXIS: Final = "in_axes of jax.vmap maps no argument of {function}; each call raises ValueError"
+MAP_ONE: Final = 'Map at least one argument (an int in "in_axes"), or give "axis_size=" for a batch made inside the function'
+TOO_MANY_AXES: Final = "in_axes of jax.vmap has {count} entries for the {parameters} of {function}; each call raises ValueError"
+ONE_PER_ARGUMENT: Final = 'Give one entry per positional argument the calls pass ("None" for one that is not mapped)'
+
+
+def on_transform(ctx: FunctionContext) -> Type:
+    """``@jax.grad`` (the context is the ``Decorator``) or ``jax.grad(f, ...)``; the same for
+    ``jax.value_and_grad`` and ``jax.vmap``."""
+    context = ctx.context
+    tree = mypy_internals.module_tree(ctx.api)
+    if tree is None:
+        return ctx.default_return_type
+    if isinstance(context, Decorator):
+        check_decorator(ctx.api, context)
+    elif isinstance(context, CallExpr) and context.args and context.arg_names[0] is None:
+        function = transforms.function_of(context.args[0], tree.fullname)
+        options = options_of(context)
+        if function is not None and options is not None:
+            check(ctx.api, context, fullname_of(context.callee), function, options)
+    return ctx.default_return_type
+
+
+def on_partial(ctx: FunctionSigContext) -> FunctionLike:
+    """``@partial(jax.vmap, in_axes=...)`` (``functools.partial``; this hook only reads)."""
+    context = ctx.context
+    if isinstance(context, CallExpr) and transforms.partial_transform(context) is not None:
+        decorator = checked_module.decorated_by(ctx.api, context)
+        if decorator is not None:
+            check_decorator(ctx.api, decorator)
+    return ctx.default_signature
+
+
+def check_decorator(api: CheckerPluginInterface, decorator: Decorator) -> None:
+    """The innermost decorator, where it is ``jax.grad``, ``jax.value_and_grad`` or
+    ``jax.vmap`` (bare, or bound with ``partial``)."""
+    node = decorator.decorators[-1]
+    found = transforms.transform_of(node)
+    if found is None:
+        return
+    _, options = found
+    callee = node.args[0] if isinstance(node, CallExpr) and transforms.partial_transform(node) is not None else node
+    if isinstance(callee, CallExpr):
+        callee = callee.callee
+    check(api, node, fullname_of(callee), decorator.func, [(name, value) for name, value in options if name is not None])
+
+
+def check(api: CheckerPluginInterface, at: Context, fullname: str, function: FuncItem, options: list[tuple[str, Expression]]) -> None:
+    if fullname in SCALAR_GRADS:
+        check_grad(api, at, SCALAR_GRADS[fullname], function, dict(options))
+    elif fullname == fullnames.VMAP:
+        check_vmap(api, at, function, dict(options))
+
+
+def check_grad(api: CheckerPluginInterface, at: Context, transform: str, function: FuncItem, options: dict[str, Expression]) -> None:
+    has_aux = options.get("has_aux")
+    aux = has_aux is not None and isinstance(has_aux, NameExpr) and has_aux.fullname == "builtins.True"
+    if has_aux is not None and not (isinstance(has_aux, NameExpr) and has_aux.fullname in ("builtins.True", "builtins.False")):
+        return  # has_aux=flag: not read
+    returns = [found for _, found in Returns(function, {}).read()]
+    if not returns or any(found is None for found in returns):
+        return
+    got = describe_all(returns)
+    name = subject(function)
+    if aux and all(structures.pair(found) is False for found in returns):
+        reporting.error_with_notes(api, at, GRAD_CODE, NOT_A_PAIR.format(function=name, got=got, transform=transform), [RETURN_A_PAIR])
+    elif not aux and all(found != structures.LEAF for found in returns):
+        reporting.error_with_notes(api, at, GRAD_CODE, NOT_A_SCALAR.format(function=name, got=got, transform=transform), [RETURN_THE_LOSS])
+
+
+def check_vmap(api: CheckerPluginInterface, at: Context, function: FuncItem, options: dict[str, Expression]) -> None:
+    in_axes = options.get("in_axes")
+    if in_axes is None:
+        return
+    axes = in_axes.items if isinstance(in_axes, (TupleExpr, ListExpr)) else [in_axes]
+    if "axis_size" not in options and axes and all(is_none(axis) for axis in axes):
+        reporting.error_with_notes(api, at, VMAP_CODE, NO_AXIS.format(function=subject(function)), [MAP_ONE])
+        return
+    positional = [arg for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT)]
+    if isinstance(in_axes, (TupleExpr, ListExpr)) and not any(arg.kind == ARG_STAR for arg in function.arguments):
+        if len(axes) > len(positional):
+            count = len(positional)
+            parameters = f"{count} positional parameter" + ("" if count == 1 else "s")
+            message = TOO_MANY_AXES.format(count=len(axes), parameters=parameters, function=subject(function))
+            reporting.error_with_notes(api, at, VMAP_CODE, message, [ONE_PER_ARGUMENT])
+
+
+def options_of(call: CallExpr) -> list[tuple[str, Expression]] | None:
+    """A transform call's options by name (``jax.vmap``'s ``in_axes`` and ``jax.grad``'s
+    ``argnums`` may come second by position); None where one is given otherwise."""
+    fullname = fullname_of(call.callee)
+    second = "in_axes" if fullname == fullnames.VMAP else "argnums"
+    found = []
+    for index, (name, value) in enumerate(zip(call.arg_names[1:], call.args[1:])):
+        if name is None and index != 0:
+            return None
+        found.append((name or second, value))
+    return found
+
+
+def fullname_of(node: Expression) -> str:
+    return getattr(node, "fullname", "") or ""
+
+
+def is_none(node: Expression) -> bool:
+    return isinstance(node, NameExpr) and node.fullname == "builtins.None"
+
+
+def subject(function: FuncItem) -> str:
+    return "the lambda" if isinstance(function, LambdaExpr) else f'"{function.name}"'
+
+
+def describe_all(found: list[structures.Structure]) -> str:
+    described = {structures.describe(each) for each in found}
+    return described.pop() if len(described) == 1 else " or ".join(sorted(described))
+
+
+RULE: Final = Rule(
+    GRAD_CODE,
+    other_codes=(VMAP_CODE,),
+    function_hooks={**dict.fromkeys(SCALAR_GRADS, on_transform), fullnames.VMAP: on_transform},
+    function_signature_hooks={fullnames.PARTIAL: on_partial},
+)
