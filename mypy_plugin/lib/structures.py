@@ -39,7 +39,6 @@ from mypy.nodes import (
     ListExpr,
     MemberExpr,
     NameExpr,
-    OperatorAssignmentStmt,
     OpExpr,
     OverloadedFuncDef,
     RaiseStmt,
@@ -56,7 +55,7 @@ from mypy.nodes import (
 )
 from mypy.types import NoneType, TupleType, Type, get_proper_type
 
-from mypy_plugin.lib import fullnames, tracing, types
+from mypy_plugin.lib import fullnames, statements, tracing, types
 from mypy_plugin.lib.source import int_literal
 from mypy_plugin.lib.transforms import traceable
 
@@ -132,6 +131,17 @@ def describe(structure: Structure) -> str:
         return f"a dict with keys {keys}" if keys else "an empty dict"
     count = len(structure.items)
     return f"a {structure.kind} of {count} item{'' if count == 1 else 's'}"
+
+
+def describe_each(found: list[Structure]) -> str:
+    """What several returns give, as a message names it: ``a tuple of 2 items or None``."""
+    described = {describe(each) for each in found}
+    return described.pop() if len(described) == 1 else " or ".join(sorted(described))
+
+
+def named(function: FuncItem) -> str:
+    """A function as a message names it: ``"body"``, or ``the lambda``."""
+    return "the lambda" if isinstance(function, LambdaExpr) else f'"{function.name}"'
 
 
 def of_type(typ: Type | None) -> Structure:
@@ -320,8 +330,9 @@ def of_expression(node: Expression) -> Structure:
 def assignments(block: Block) -> dict[str, list[Binding | None]]:
     """Every name ``block`` binds, each with every binding of it: the value of a plain
     assignment at its top level (``name = value``, ``a, b = value``), or None for a binding of
-    another kind (in a nested block, a loop, ``with``, an augmented assignment, ``def``). Only a
-    name bound once, by a plain assignment, is read through its value."""
+    another kind (in a nested block, a loop, ``with``, an augmented assignment, ``def``, a
+    starred unpacking). Only a name bound once, by a plain assignment, is read through its
+    value."""
     found: dict[str, list[Binding | None]] = {}
 
     def bind(target: Expression, value: Expression | None, path: tuple[int, ...] = ()) -> None:
@@ -334,46 +345,15 @@ def assignments(block: Block) -> dict[str, list[Binding | None]]:
         elif isinstance(target, StarExpr):
             bind(target.expr, None)
 
-    def walk(statements: list[Statement], top: bool) -> None:
-        for node in statements:
-            if isinstance(node, AssignmentStmt):
-                plain = top and len(node.lvalues) == 1
-                for target in node.lvalues:
-                    bind(target, node.rvalue if plain else None)
-            elif isinstance(node, OperatorAssignmentStmt):
-                bind(node.lvalue, None)
-            elif isinstance(node, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)):
-                found.setdefault(node.name, []).append(None)
-            elif isinstance(node, ForStmt):
-                bind(node.index, None)
-                walk(node.body.body, False)
-                if node.else_body is not None:
-                    walk(node.else_body.body, False)
-            elif isinstance(node, WhileStmt):
-                walk(node.body.body, False)
-                if node.else_body is not None:
-                    walk(node.else_body.body, False)
-            elif isinstance(node, IfStmt):
-                for body in node.body:
-                    walk(body.body, False)
-                if node.else_body is not None:
-                    walk(node.else_body.body, False)
-            elif isinstance(node, WithStmt):
-                for with_target in node.target:
-                    if with_target is not None:
-                        bind(with_target, None)
-                walk(node.body.body, False)
-            elif isinstance(node, TryStmt):
-                for var in node.vars:
-                    if var is not None:
-                        bind(var, None)
-                for inner in (node.body, *node.handlers, node.else_body, node.finally_body):
-                    if inner is not None:
-                        walk(inner.body, False)
-            elif isinstance(node, Block):
-                walk(node.body, top)
-
-    walk(block.body, True)
+    for statement in block.body:
+        if isinstance(statement, AssignmentStmt) and len(statement.lvalues) == 1:
+            bind(statement.lvalues[0], statement.rvalue)
+            continue
+        # any other binding, at any depth: statements.assigned_names, and the defs among them
+        inner = Block([statement])
+        defined = {s.name for s in statements.statements_in(inner) if isinstance(s, (FuncDef, Decorator, OverloadedFuncDef, ClassDef))}
+        for name in statements.assigned_names(inner) | defined:
+            found.setdefault(name, []).append(None)
     return found
 
 

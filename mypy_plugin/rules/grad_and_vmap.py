@@ -33,7 +33,6 @@ from mypy.nodes import (
     Decorator,
     Expression,
     FuncItem,
-    LambdaExpr,
     ListExpr,
     NameExpr,
     TupleExpr,
@@ -117,8 +116,8 @@ def check_grad(api: CheckerPluginInterface, at: Context, transform: str, functio
     returns = [found for _, found in Returns(function, {}).read()]
     if not returns or any(found is None for found in returns):
         return
-    got = describe_all(returns)
-    name = subject(function)
+    got = structures.describe_each(returns)
+    name = structures.named(function)
     if aux and all(structures.pair(found) is False for found in returns):
         reporting.error_with_notes(api, at, GRAD_CODE, NOT_A_PAIR.format(function=name, got=got, transform=transform), [RETURN_A_PAIR])
     elif not aux and all(found != structures.LEAF for found in returns):
@@ -131,14 +130,14 @@ def check_vmap(api: CheckerPluginInterface, at: Context, function: FuncItem, opt
         return
     axes = in_axes.items if isinstance(in_axes, (TupleExpr, ListExpr)) else [in_axes]
     if "axis_size" not in options and axes and all(is_none(axis) for axis in axes):
-        reporting.error_with_notes(api, at, VMAP_CODE, NO_AXIS.format(function=subject(function)), [MAP_ONE])
+        reporting.error_with_notes(api, at, VMAP_CODE, NO_AXIS.format(function=structures.named(function)), [MAP_ONE])
         return
     positional = [arg for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT)]
     if isinstance(in_axes, (TupleExpr, ListExpr)) and not any(arg.kind == ARG_STAR for arg in function.arguments):
         if len(axes) > len(positional):
             count = len(positional)
             parameters = f"{count} positional parameter" + ("" if count == 1 else "s")
-            message = TOO_MANY_AXES.format(count=len(axes), parameters=parameters, function=subject(function))
+            message = TOO_MANY_AXES.format(count=len(axes), parameters=parameters, function=structures.named(function))
             reporting.error_with_notes(api, at, VMAP_CODE, message, [ONE_PER_ARGUMENT])
 
 
@@ -161,15 +160,6 @@ def fullname_of(node: Expression) -> str:
 
 def is_none(node: Expression) -> bool:
     return isinstance(node, NameExpr) and node.fullname == "builtins.None"
-
-
-def subject(function: FuncItem) -> str:
-    return "the lambda" if isinstance(function, LambdaExpr) else f'"{function.name}"'
-
-
-def describe_all(found: list[structures.Structure]) -> str:
-    described = {structures.describe(each) for each in found}
-    return described.pop() if len(described) == 1 else " or ".join(sorted(described))
 
 
 RULE: Final = Rule(

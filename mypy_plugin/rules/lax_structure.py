@@ -126,7 +126,11 @@ def on_branches(ctx: FunctionContext) -> Type:
                 call,
                 CODE,
                 BRANCHES_DIFFER.format(
-                    conditional=printed, a=structures.describe(a), b=structures.describe(b), first=named(first), second=named(second)
+                    conditional=printed,
+                    a=structures.describe(a),
+                    b=structures.describe(b),
+                    first=structures.named(first),
+                    second=structures.named(second),
                 ),
                 [SAME_STRUCTURE],
             )
@@ -170,14 +174,10 @@ def structure_of_argument(ctx: FunctionContext, call: CallExpr, index: int) -> S
     return structures.refine(structures.of_expression(node), structures.of_type(typed))
 
 
-def named(function: FuncItem) -> str:
-    """A function as a message names it: ``"body"``, or ``the lambda``."""
-    return "the lambda" if isinstance(function, LambdaExpr) else f'"{function.name}"'
-
-
 def subject(function: FuncItem) -> str:
     """A function as the subject of a message: ``"body"``, or ``The lambda``."""
-    return "The lambda" if isinstance(function, LambdaExpr) else f'"{function.name}"'
+    name = structures.named(function)
+    return name[:1].upper() + name[1:]
 
 
 def report_not_a_pair(ctx: FunctionContext, call: CallExpr, body: FuncItem, returns: Sequence[Returned]) -> None:
@@ -196,8 +196,7 @@ def report_carry_changed(
 
 
 def describe_returns(returns: Sequence[Returned]) -> str:
-    found = {structures.describe(structure) for _, structure in returns}
-    return found.pop() if len(found) == 1 else " or ".join(sorted(found))
+    return structures.describe_each([structure for _, structure in returns])
 
 
 def where(body: FuncItem, returns: Sequence[Returned]) -> list[str]:
@@ -207,7 +206,7 @@ def where(body: FuncItem, returns: Sequence[Returned]) -> list[str]:
     notes = []
     for node, _ in returns:
         if node is body:
-            notes.append(RETURNS_NOTHING.format(body=named(body)))
+            notes.append(RETURNS_NOTHING.format(body=structures.named(body)))
         else:
             notes.append(AT_LINE.format(line=getattr(node, "line", body.line)))
     return notes
