@@ -62,6 +62,10 @@ class Rule:
 
 CONCRETIZATION = re.compile(r"Abstract tracer value encountered where concrete value is expected")
 NON_HASHABLE = re.compile(r"^Non-hashable static arguments are not supported")
+UNTRACEABLE_ARGUMENT = re.compile(  # JAX 0.4.31 words it in two ways of its own
+    r"Error interpreting argument to .* as an abstract array|is not a valid JAX type|"
+    r"^Cannot interpret value of type .* as an abstract array"
+)
 
 
 def by_exception(before: str, messages: dict[tuple[str, str], re.Pattern[str]]) -> list[Rule]:
@@ -169,6 +173,13 @@ RULES = (
             raised_by_a_call=True,
         ),
         Rule(
+            "jax-jit-declaration",
+            re.compile(r'^main:(\d+): error: jax\.jit traces "\w+", .* each call raises TypeError  \[jax-jit-declaration\]$'),
+            "TypeError",
+            UNTRACEABLE_ARGUMENT,
+            raised_by_a_call=True,
+        ),
+        Rule(
             "jax-donated-buffer",
             re.compile(r"^main:(\d+): error: .* is read after .* JAX raises RuntimeError  \[jax-donated-buffer\]$"),
             "RuntimeError",
@@ -226,11 +237,7 @@ RULES = (
             "jax-jit-call",
             re.compile(r"^main:(\d+): error: Argument .* which JAX cannot trace; JAX raises TypeError  \[jax-jit-call\]$"),
             "TypeError",
-            # JAX 0.4.31 words it in two ways of its own
-            re.compile(
-                r"Error interpreting argument to .* as an abstract array|is not a valid JAX type|"
-                r"^Cannot interpret value of type .* as an abstract array"
-            ),
+            UNTRACEABLE_ARGUMENT,
         ),
     ]
 )

@@ -15,7 +15,20 @@ from __future__ import annotations
 
 from typing import Final
 
-from mypy.nodes import Var
+from mypy.nodes import (
+    AssignmentStmt,
+    CallExpr,
+    ClassDef,
+    Decorator,
+    ExpressionStmt,
+    FuncDef,
+    MypyFile,
+    RefExpr,
+    ReturnStmt,
+    Statement,
+    TypeInfo,
+    Var,
+)
 from mypy.types import (
     CallableType,
     Instance,
@@ -32,7 +45,7 @@ from mypy.types import (
     get_proper_type,
 )
 
-from mypy_plugin.lib import fullnames, mypy_internals, transforms, types
+from mypy_plugin.lib import fullnames, mypy_internals, statements, transforms, types
 from mypy_plugin.lib.types import members
 
 """What ``jax.jit`` returns in JAX's stubs (every supported release)."""
@@ -73,6 +86,10 @@ UNTRACEABLE_CLASSES: Final = {
 }
 """Classes none of whose instances JAX can trace, by kind (``jax.Device`` is defined in
 ``jaxlib.xla_extension`` before jaxlib 0.5, in ``jaxlib._jax`` since)."""
+READ_ONLY: Final = frozenset({"builtins.isinstance", "builtins.issubclass"})
+"""Calls given a class that cannot register it as a pytree."""
+PLAIN_DECORATOR: Final = "dataclasses.dataclass"
+"""The one class decorator that leaves a class as JAX sees any class: not a pytree."""
 CONTAINERS: Final = frozenset({"builtins.tuple", "builtins.list", "builtins.dict"})
 """Generic classes that are pytrees: their type arguments are leaves or further pytrees."""
 
@@ -213,3 +230,72 @@ def untraceable(typ: Type) -> str | None:
         if all(isinstance(m, Instance) and m.type.fullname in classes for m in found):
             return kind
     return None
+
+
+def never_a_pytree(info: TypeInfo, module: MypyFile) -> bool:
+    """Whether nothing can make an instance of ``info`` a pytree, so that ``jax.jit`` cannot
+    trace it as ``self``. ``jax.tree_util.register_pytree_node*``, ``register_dataclass``,
+    flax's and equinox's bases, a ``NamedTuple``, a metaclass or ``__init_subclass__`` all can;
+    so the class, its bases and its subclasses in ``module`` must be plain classes of
+    ``module`` (no decorator but ``dataclasses.dataclass``), and no call in the module may be
+    given one of them (``register_pytree_node(Model, ...)``, or a helper that registers it).
+    A subclass registered in another module is not seen."""
+    definitions, given = classes_and_registrations(module)
+    family = [info] + [defn.info for defn in definitions if info in defn.info.mro[1:]]
+    return all(plain_class(member, module.fullname) and member not in given for member in family)
+
+
+def plain_class(info: TypeInfo, module: str) -> bool:
+    """A class of ``module``, all of whose bases but ``object`` are plain classes of it too."""
+    *own, root = info.mro
+    return root.fullname == "builtins.object" and all(
+        base.module_name == module
+        and base.declared_metaclass is None
+        and "__init_subclass__" not in base.names
+        and all(decorator_fullname(decorator) == PLAIN_DECORATOR for decorator in base.defn.decorators)
+        for base in own
+    )
+
+
+def hashed_by_identity(info: TypeInfo) -> bool:
+    """Whether instances of ``info`` hash by identity (``object.__hash__``): no class on the way
+    defines ``__eq__`` or ``__hash__`` or is a dataclass (whose ``__eq__`` unsets the hash)."""
+    return all(not base.defn.decorators and not {"__eq__", "__hash__"} & base.names.keys() for base in info.mro[:-1])
+
+
+def decorator_fullname(decorator: object) -> str:
+    """``dataclasses.dataclass`` for ``@dataclass`` and ``@dataclass(frozen=True)``."""
+    if isinstance(decorator, CallExpr):
+        decorator = decorator.callee
+    return decorator.fullname if isinstance(decorator, RefExpr) else ""
+
+
+def classes_and_registrations(module: MypyFile) -> tuple[list[ClassDef], set[TypeInfo]]:
+    """The module's class definitions, at any depth, and the classes its calls written as
+    statements are given (``register_pytree_node(Model, ...)``, ``x = register(Model)``,
+    ``return register(Model)``; not ``isinstance``), or its class decorators."""
+    definitions: list[ClassDef] = []
+    given: set[TypeInfo] = set()
+    pending: list[list[Statement]] = [module.defs]
+    while pending:
+        for statement in pending.pop():
+            pending.extend(inner.body for inner in statements.compound_blocks(statement))
+            if isinstance(statement, Decorator):
+                statement = statement.func
+            if isinstance(statement, FuncDef):
+                pending.append(statement.body.body)
+            elif isinstance(statement, ClassDef):
+                definitions.append(statement)
+                pending.append(statement.defs.body)
+            expression = (
+                statement.expr
+                if isinstance(statement, (ExpressionStmt, ReturnStmt))
+                else statement.rvalue
+                if isinstance(statement, AssignmentStmt)
+                else None
+            )
+            if isinstance(expression, CallExpr) and not (
+                isinstance(expression.callee, RefExpr) and expression.callee.fullname in READ_ONLY
+            ):
+                given.update(arg.node for arg in expression.args if isinstance(arg, RefExpr) and isinstance(arg.node, TypeInfo))
+    return definitions, given

@@ -4,6 +4,9 @@ What JAX always rejects there (measured on JAX 0.4.31, 0.7.2 and 0.10.2, CPU):
 
 - at ``jax.jit(...)`` itself, ``static_argnames``/``donate_argnames`` naming no parameter, and
   ``static_argnums``/``donate_argnums`` past the positional ones: ``ValueError``;
+- on every call of a method jitted in its class body, ``self`` when the class cannot be a
+  pytree (``jitted.never_a_pytree``), and ``cls`` when ``@classmethod`` is written above
+  ``jax.jit``, unless static: ``TypeError: Error interpreting argument ... as an abstract array``;
 - on every call, a static parameter whose value JAX cannot hash (a ``list``, ``dict``, ``set``,
   NumPy or JAX array, a tuple holding one): ``ValueError: Non-hashable static arguments``;
 - on a call that passes one, a ``str``, ``bytes``, a function, a class, a module, a generator,
@@ -14,7 +17,7 @@ What JAX always rejects there (measured on JAX 0.4.31, 0.7.2 and 0.10.2, CPU):
   shape there (``tracing.SIZE_PARAMETERS``), though the caller passes a Python int.
 
 Declarations are checked under ``jax-jit-declaration`` (a static parameter declared with a type
-no value of which can be hashed, too); arguments under ``jax-jit-call``: the plugin keeps the
+no value of which can be hashed, and a method's receiver, too); arguments under ``jax-jit-call``: the plugin keeps the
 wrapped function's signature and static parameters on what ``jax.jit`` returns
 (``lib/jitted.py``) and reads each call's arguments against them. Only what is certain is kept:
 options given by name as literals (``transforms.static_names``), a function from a ``def`` or a
@@ -101,6 +104,16 @@ MAKE_STATIC: Final = 'Make "{name}" static: static_argnames=("{name}",) in the j
 ADD_STATIC: Final = 'Make "{name}" static: add it to static_argnames in the jax.jit of "{function}"'
 TRACED_SIZE: Final = 'Argument "{name}" of jitted "{function}" is a shape or size, which jax.jit traces unless static; JAX raises {raises}'
 PASS_AN_ARRAY: Final = 'Pass its values as an array instead: "jnp.asarray(list(values))", "jnp.arange(n)"'
+TRACED_SELF: Final = 'jax.jit traces "{name}", an instance of "{cls}", which is not a pytree; each call raises TypeError'
+JIT_THE_ARRAYS: Final = (
+    'Jit a function of the arrays instead (outside the class, or a staticmethod), or register "{cls}" as a pytree '
+    '("@jax.tree_util.register_pytree_node_class")'
+)
+STATIC_BY_IDENTITY: Final = (
+    "static_argnums=0 runs too, but JAX then tells instances apart by identity: a changed attribute is not seen by later calls"
+)
+TRACED_CLASS: Final = 'jax.jit traces "{name}", the class "{cls}", which JAX cannot trace; each call raises TypeError'
+STATIC_CLASS: Final = 'Make "{name}" static: static_argnums=0 (a class hashes), or put "@jax.jit" on a staticmethod'
 REFER_INSIDE: Final = (
     'Refer to the function inside "{function}" instead of passing it, make "{name}" static, or pass a '
     '"jax.tree_util.Partial", which JAX traces'
@@ -110,11 +123,13 @@ REFER_INSIDE: Final = (
 class Wrapping:
     """One application of ``jax.jit``: the function it wraps (its type), the options written by
     name (None when some are given otherwise: ``**options``, by position), where to report, and
-    whether the function is a method."""
+    and the method where the function is one in a class body (None for a function)."""
 
     __slots__ = ("function", "options", "context", "method")
 
-    def __init__(self, function: CallableType, options: list[tuple[str, Expression]] | None, context: Context, method: bool) -> None:
+    def __init__(
+        self, function: CallableType, options: list[tuple[str, Expression]] | None, context: Context, method: Decorator | None
+    ) -> None:
         self.function = function
         self.options = options
         self.context = context
@@ -130,11 +145,11 @@ def on_jit(ctx: FunctionContext) -> Type:
     if isinstance(context, Decorator):
         if function is None:
             return ctx.default_return_type
-        return wrapped(ctx.api, Wrapping(function, [], context, is_method(context)), ctx.default_return_type)
+        return wrapped(ctx.api, Wrapping(function, [], context, method_of(context)), ctx.default_return_type)
     if not isinstance(context, CallExpr):
         return ctx.default_return_type
     if function is not None:  # jax.jit(f, ...)
-        return wrapped(ctx.api, Wrapping(function, named_options(context, 1), context, False), ctx.default_return_type)
+        return wrapped(ctx.api, Wrapping(function, named_options(context, 1), context, None), ctx.default_return_type)
     decorator = checked_module.decorated_by(ctx.api, context)  # @jax.jit(...): the decorator made here
     decorator_type = get_proper_type(ctx.default_return_type)
     if decorator is None or not isinstance(decorator_type, CallableType):
@@ -142,7 +157,7 @@ def on_jit(ctx: FunctionContext) -> Type:
     signature = decorator.func.type
     if decorator.decorators[-1] is not context or not isinstance(signature, CallableType):
         return ctx.default_return_type  # not the innermost decorator, or the function is unannotated
-    wrapping = Wrapping(signature, named_options(context, 0), context, is_method(decorator))
+    wrapping = Wrapping(signature, named_options(context, 0), context, method_of(decorator))
     return decorator_type.copy_modified(ret_type=wrapped(ctx.api, wrapping, decorator_type.ret_type))
 
 
@@ -158,7 +173,7 @@ def on_partial_call(ctx: MethodContext) -> Type:
         return ctx.default_return_type
     [application] = applications
     assert isinstance(application, CallExpr)  # partial_transform says so
-    wrapping = Wrapping(function, named_options(application, 1), application, is_method(context))
+    wrapping = Wrapping(function, named_options(application, 1), application, method_of(context))
     return wrapped(ctx.api, wrapping, ctx.default_return_type)
 
 
@@ -217,12 +232,14 @@ def wrapped(api: CheckerPluginInterface, wrapping: Wrapping, made: Type) -> Type
         return made  # a Callable value: its parameters' names and number are not the function's
     with mypy_internals.unwatched(api) as shown:  # an overloaded jax.jit: see traced_values.check
         valid = check_declaration(api, wrapping, report=shown)
-    proper = get_proper_type(made)
-    if not valid or wrapping.method or wrapping.options is None or not isinstance(proper, Instance) or not jitted.is_wrapper(proper):
+    if not valid or wrapping.options is None:
         return made
     positional = [name for name, kind in zip(wrapping.function.arg_names, wrapping.function.arg_kinds) if kind.is_positional()]
     statics = transforms.static_names(wrapping.options, positional, ARG_STAR in wrapping.function.arg_kinds)
-    if statics is None:
+    proper = get_proper_type(made)
+    if wrapping.method is not None and statics is not None and shown:
+        check_receiver(api, wrapping.method, wrapping.function, statics)
+    if statics is None or wrapping.method is not None or not isinstance(proper, Instance) or not jitted.is_wrapper(proper):
         return made
     if shown:
         for static in sorted(statics):
@@ -241,6 +258,40 @@ def wrapped(api: CheckerPluginInterface, wrapping: Wrapping, made: Type) -> Type
         else frozenset()
     )
     return jitted.with_jitted_signature(proper, JittedSignature(wrapping.function, frozenset(statics), wraps, deleted))
+
+
+def check_receiver(api: CheckerPluginInterface, method: Decorator, function: CallableType, statics: set[str]) -> None:
+    """``self`` or ``cls`` of a method whose one decorator left (``classmethod`` aside) is
+    ``jax.jit``: a traced argument of every call. A class is never a pytree; an instance is
+    one only where the class is registered (``jitted.never_a_pytree`` says where it cannot be)."""
+    func = method.func
+    tree = mypy_internals.module_tree(api)
+    if tree is None or func.is_static or func.is_property or len(method.decorators) != 1 or not function.arg_kinds:
+        return
+    receiver = function.arg_names[0]
+    if receiver is None or receiver in statics or not function.arg_kinds[0].is_positional():
+        return
+    at = method.decorators[0]
+    if func.is_class:
+        if not classmethod_outside(method):
+            return
+        message, notes = TRACED_CLASS.format(name=receiver, cls=func.info.name), [STATIC_CLASS.format(name=receiver)]
+    elif jitted.never_a_pytree(func.info, tree):
+        message = TRACED_SELF.format(name=receiver, cls=func.info.name)
+        notes = [JIT_THE_ARRAYS.format(cls=func.info.name)]
+        if jitted.hashed_by_identity(func.info):
+            notes.append(STATIC_BY_IDENTITY)
+    else:
+        return
+    reporting.error_with_notes(api, at, DECLARATION_CODE, message, notes)
+
+
+def classmethod_outside(method: Decorator) -> bool:
+    """Whether ``@classmethod`` is written above ``jax.jit`` (so ``jax.jit`` is given the class)."""
+    written = [getattr(node, "fullname", None) for node in method.original_decorators]
+    return "builtins.classmethod" in written and written.index("builtins.classmethod") < method.original_decorators.index(
+        method.decorators[0]
+    )
 
 
 def check_declaration(api: CheckerPluginInterface, wrapping: Wrapping, *, report: bool) -> bool:
@@ -413,8 +464,9 @@ def declared_unhashable(function: CallableType, name: str) -> bool:
     return name in function.arg_names and jitted.unhashable(parameter_type(function, name))
 
 
-def is_method(decorator: Decorator) -> bool:
-    return decorator.func.info is not FUNC_NO_INFO
+def method_of(decorator: Decorator) -> Decorator | None:
+    """``decorator`` where it decorates a function of a class body."""
+    return decorator if decorator.func.info is not FUNC_NO_INFO else None
 
 
 def array_type(api: CheckerPluginInterface) -> Instance | None:
