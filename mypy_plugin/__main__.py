@@ -138,11 +138,16 @@ def main(argv: list[str] | None = None) -> int:
         default="text",
         help="text (mypy's form), github (GitHub Actions annotations) or json (one object per line)",
     )
+    lint_command.add_argument("--fix", action="store_true", help="apply the fixes that keep what the code means (needs jax-stubs[lint])")
+    lint_command.add_argument(
+        "--unsafe-fixes", action="store_true", help="with --fix or --diff, also the fixes that change what runs (review them)"
+    )
+    lint_command.add_argument("--diff", action="store_true", help="print the fixes as a diff and change no file")
     args = parser.parse_args(argv)
     if args.command == "lint":
-        from mypy_plugin.lint import run
+        from mypy_plugin.lint import FixRequest, run
 
-        status = run(args.paths, args.output)
+        status = run(args.paths, args.output, FixRequest(args.fix, args.unsafe_fixes, args.diff))
         sys.stderr.flush()
         os._exit(status)  # as mypy's own command ends: freeing the program mypy built takes seconds
     return check(args.python_executable or args.python_executable_before)

@@ -26,6 +26,7 @@ from mypy_plugin.rules.hooked import HOOKED
 ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+): error: (?P<message>.*)  \[(?P<code>[\w-]+)\]$")
 NOTE = re.compile(r"^(?P<where>[^:]+:\d+:\d+): note: (?P<note>.*)$")
 PROBLEM = "jax-stubs lint: error: "
+FIXABLE = "1 fixable with --fix; 3 more with --fix --unsafe-fixes"
 ARGUMENTS = {
     "to_accelerator": (jnp.arange(3.0), jax.devices()[0]),
     "zero_start": (3,),
@@ -80,12 +81,13 @@ def test_reports_exactly_the_marked_misuses_with_their_notes(first_run: subproce
     every_code = {code for rule in HOOKED for code in rule.codes}
     assert {code for _, code in marked_misuses()} == every_code, "the sample shows every code of every rule"
     lines = first_run.stdout.splitlines()
-    for index, line in enumerate(lines[:-1]):
+    for index, line in enumerate(lines[:-2]):
         if ERROR.match(line):
             note = NOTE.match(lines[index + 1])
             assert note and line.startswith(note["where"] + ": error:"), (line, lines[index + 1])
-    assert all(ERROR.match(line) or NOTE.match(line) for line in lines[:-1]), "nothing but the plugin's reports"
-    assert lines[-1] == f"Found {len(marked_misuses())} JAX errors in 1 file (checked 1 source file, 0 from the cache)"
+    assert all(ERROR.match(line) or NOTE.match(line) for line in lines[:-2]), "nothing but the plugin's reports"
+    assert lines[-2] == f"Found {len(marked_misuses())} JAX errors in 1 file (checked 1 source file, 0 from the cache)"
+    assert lines[-1] == FIXABLE, "tests/test_fix.py applies them"
 
 
 def test_what_it_reports_raises_and_the_rest_runs(first_run: subprocess.CompletedProcess[str]) -> None:
@@ -116,16 +118,19 @@ def test_github_annotations_and_json_lines(project: Path, first_run: subprocess.
     ]
     as_json = lint(project, "--output", "json")
     assert as_json.returncode == 1 and as_json.stderr == "", as_json.stderr
-    assert [json.loads(line) for line in as_json.stdout.splitlines()] == [
+    found = [json.loads(line) for line in as_json.stdout.splitlines()]
+    assert [{key: value for key, value in report.items() if key != "fix"} for report in found] == [
         {"file": e["file"], "line": int(e["line"]), "column": int(e["column"]), "code": e["code"], "message": e["message"], "notes": notes}
         for e, notes in text
     ]
+    assert sum(report["fix"] is not None for report in found) == 4, "the fixes tests/test_fix.py applies"
 
 
 def test_a_second_run_comes_from_its_own_cache(project: Path, first_run: subprocess.CompletedProcess[str]) -> None:
     again = lint(project)
-    assert again.stdout.splitlines()[:-1] == first_run.stdout.splitlines()[:-1]
-    assert again.stdout.splitlines()[-1].endswith("(checked 1 source file, 1 from the cache)")
+    assert again.stdout.splitlines()[:-2] == first_run.stdout.splitlines()[:-2]
+    assert again.stdout.splitlines()[-2].endswith("(checked 1 source file, 1 from the cache)")
+    assert again.stdout.splitlines()[-1] == FIXABLE, "the fixes of a file from the cache are kept"
     assert (project / ".jax_stubs_cache" / ".gitignore").read_text().splitlines()[-1] == "*"
     assert not (project / ".mypy_cache").exists(), "the project's own mypy cache is left alone"
     edited = project / "edited.py"
@@ -135,7 +140,7 @@ def test_a_second_run_comes_from_its_own_cache(project: Path, first_run: subproc
     finally:
         edited.unlink()
     assert (
-        after_edit.stdout.splitlines()[-1]
+        after_edit.stdout.splitlines()[-2]
         == f"Found {len(marked_misuses()) + 1} JAX errors in 2 files (checked 2 source files, 1 from the cache)"
     )
 
@@ -271,7 +276,7 @@ def test_mypy_workers_from_the_environment_change_nothing(project: Path, first_r
         timeout=900,
         env={**os.environ, "MYPY_NUM_WORKERS": "2"},
     )
-    assert result.stdout.splitlines()[:-1] == first_run.stdout.splitlines()[:-1], result.stdout + result.stderr
+    assert result.stdout.splitlines()[:-2] == first_run.stdout.splitlines()[:-2], result.stdout + result.stderr
 
 
 @pytest.mark.parametrize(

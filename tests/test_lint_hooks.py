@@ -105,19 +105,38 @@ def test_the_readme_hooks_as_printed(project: Path, tmp_path: Path) -> None:
     assert "cell_4" not in output, "a cell's last value is shown, not thrown away"
 
 
-def test_nbqa_maps_each_report_to_its_cell(tmp_path: Path) -> None:
-    (tmp_path / "smooth.ipynb").write_text(notebook(CELLS))
-    result = subprocess.run(
-        [str(BIN / "nbqa"), "jax-stubs lint", "--nbqa-shell", "smooth.ipynb"],
-        cwd=tmp_path,
+def nbqa(folder: Path, command: str) -> subprocess.CompletedProcess[str]:
+    """nbQA running ``command`` on ``smooth.ipynb``, as the README shows it."""
+    return subprocess.run(
+        [str(BIN / "nbqa"), command, "--nbqa-shell", "smooth.ipynb"],
+        cwd=folder,
         capture_output=True,
         text=True,
         timeout=900,
         env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"},
     )
+
+
+def test_nbqa_maps_each_report_to_its_cell(tmp_path: Path) -> None:
+    (tmp_path / "smooth.ipynb").write_text(notebook(CELLS))
+    result = nbqa(tmp_path, "jax-stubs lint")
     assert result.returncode == 1, result.stdout + result.stderr
     errors = [line for line in result.stdout.splitlines() if ": error: " in line]
     assert len(errors) == len(NOTEBOOK_REPORTS), result.stdout
     for report, line in zip(NOTEBOOK_REPORTS, errors):
         assert line.startswith(report), line
-    assert result.stdout.splitlines()[-1].startswith(f"Found {len(NOTEBOOK_REPORTS)} JAX errors in 1 file")
+    assert result.stdout.splitlines()[-2].startswith(f"Found {len(NOTEBOOK_REPORTS)} JAX errors in 1 file")
+    assert result.stdout.splitlines()[-1] == "2 more with --fix --unsafe-fixes"
+
+
+def test_nbqa_fixes_a_notebook_in_its_cells(tmp_path: Path) -> None:
+    (tmp_path / "smooth.ipynb").write_text(notebook(CELLS))
+    result = nbqa(tmp_path, "jax-stubs lint --fix --unsafe-fixes")
+    assert result.stdout.splitlines()[-1] == "Fixed 2 JAX errors in 1 file", result.stdout + result.stderr
+    cells = ["".join(cell["source"]) for cell in json.loads((tmp_path / "smooth.ipynb").read_text())["cells"]]
+    assert cells[1:] == [
+        "import jax\nimport jax.numpy as jnp",
+        "%matplotlib inline\nwindow = jnp.ones(3)\nwindow = window.at[0].set(0.0)",
+        "values = jnp.arange(3.0)\nvalues = values.sort()\nvalues = values.sort()",
+        "shown = jnp.arange(3.0)\nshown.sort()",
+    ], "the fixes reach their cells, the magic and the shown value stay"

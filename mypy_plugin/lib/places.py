@@ -24,10 +24,13 @@ from mypy.nodes import (
     FUNC_NO_INFO,
     GDEF,
     LDEF,
+    AssignmentStmt,
     Block,
+    Context,
     Decorator,
     EllipsisExpr,
     Expression,
+    ExpressionStmt,
     FloatExpr,
     ForStmt,
     FuncBase,
@@ -41,6 +44,7 @@ from mypy.nodes import (
     MypyFile,
     NameExpr,
     NonlocalDecl,
+    OperatorAssignmentStmt,
     OpExpr,
     OverloadedFuncDef,
     StrExpr,
@@ -53,7 +57,8 @@ from mypy.plugin import CheckerPluginInterface
 from mypy.subtypes import find_member, is_subtype
 from mypy.types import CallableType, Instance, Overloaded, TupleType, Type, TypedDictType, get_proper_type
 
-from mypy_plugin.lib import checked_module, mypy_internals, statements
+from mypy_plugin.lib import checked_module, fixes, mypy_internals, statements
+from mypy_plugin.lib.fixes import Fix
 from mypy_plugin.lib.source import int_literal, operand, source
 
 DATACLASSES: Final = "dataclasses"
@@ -114,6 +119,19 @@ def rewrite_note(lead: str, put: PutBack) -> str:
     if put.reason is not None:
         return f"{lead}; {put.reason}, so keep it under a new name: {quoted(put)}"
     return f"{lead}: {quoted(put)}"
+
+
+def fix_of(api: CheckerPluginInterface, context: Context, put: PutBack) -> Fix | None:
+    """The statement holding ``context`` replaced by ``put``'s, where the note's rewrite is the
+    whole of it: one target, no new name (later reads would need it too), no import to add."""
+    statement = checked_module.statement_at(api, context)
+    if put.renamed is not None or put.imports or not isinstance(statement, (AssignmentStmt, OperatorAssignmentStmt, ExpressionStmt)):
+        return None
+    if isinstance(statement, AssignmentStmt) and len(statement.lvalues) != 1:
+        return None
+    if (statement.line, statement.column) > (context.line, context.column):
+        return None  # another statement of the line (after a ";"): the one found by line is not this one
+    return fixes.replace_statement(statement, put.statement, f'Write "{put.statement}"')
 
 
 def evaluates_alike(place: Expression) -> bool:

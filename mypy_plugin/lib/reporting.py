@@ -10,18 +10,24 @@ from mypy.errorcodes import ErrorCode
 from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface
 
-from mypy_plugin.lib import mypy_internals
+from mypy_plugin.lib import fixes, mypy_internals
+from mypy_plugin.lib.fixes import Fix
 
 CATEGORY: Final = "JAX"
 """The category of every error code of the plugin, as mypy lists codes."""
 
 
-def error_with_notes(api: CheckerPluginInterface, context: Context, code: ErrorCode, message: str, notes: Sequence[str]) -> None:
+def error_with_notes(
+    api: CheckerPluginInterface, context: Context, code: ErrorCode, message: str, notes: Sequence[str], fix: Fix | None = None
+) -> None:
     """The error, then its notes tied to it: an ignore or a disabled code silences them
-    together, and ``mypy -O json`` carries the notes as the error's hint."""
+    together, and ``mypy -O json`` carries the notes as the error's hint; ``fix``, the rewrite
+    a note prints, as edits (``lib/fixes.py``)."""
     error = api.fail(message, context, code=code)
     for text in notes:
         mypy_internals.note(api, text, context, code, error)
+    if fix is not None:
+        fixes.offer(api, context, code, fix)
 
 
 def notes(api: CheckerPluginInterface, context: Context, code: ErrorCode, texts: Sequence[str]) -> None:

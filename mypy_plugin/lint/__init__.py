@@ -22,8 +22,12 @@ import os
 import sys
 from importlib.util import find_spec
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mypy_plugin import __version__
+
+if TYPE_CHECKING:
+    from mypy_plugin.lint import checking, output, settings
 
 PREFIX = "jax-stubs lint: error: "
 
@@ -33,15 +37,17 @@ def say(problem: str) -> None:
     print(PREFIX + problem, file=sys.stderr)
 
 
-def environment_problem() -> str | None:
+def environment_problem(fixing: bool = False) -> str | None:
     """What keeps this environment from linting: no mypy, a mypy too old, or an install the
-    check command would report (no stubs, stub files missing, no JAX)."""
+    check command would report (no stubs, stub files missing, no JAX); for fixing, no LibCST."""
     from mypy_plugin.install import compat
     from mypy_plugin.install.diagnosis import Diagnosis, Installer
 
     installer = Installer.of_this_python()
     if find_spec("mypy") is None:
         return f"linting needs mypy: {installer.install(f'jax-stubs[lint]=={__version__}')}"
+    if fixing and find_spec("libcst") is None:
+        return f"fixing needs LibCST: {installer.install(f'jax-stubs[lint]=={__version__}')}"
     from mypy.version import __version__ as mypy_version
 
     if not compat.is_supported(mypy_version):
@@ -61,21 +67,43 @@ def codes() -> frozenset[str]:
     return frozenset({CODE.code, *(code for rule in HOOKED for code in rule.codes)})
 
 
-def run(paths: list[str], form: str) -> int:
+class FixRequest:
+    """What ``--fix``, ``--unsafe-fixes`` and ``--diff`` ask: whether to apply fixes (to the files,
+    or as a diff printed), and whether unsafe ones count."""
+
+    __slots__ = ("apply", "unsafe", "diff")
+
+    def __init__(self, apply: bool = False, unsafe: bool = False, diff: bool = False) -> None:
+        self.apply, self.unsafe, self.diff = apply or diff, unsafe, diff
+
+
+ROUNDS = 5
+"""How often fixing checks again: a fix may uncover another (a call fixed, then its result)."""
+
+
+def run(paths: list[str], form: str, request: FixRequest | None = None) -> int:
     """``jax-stubs lint``: check, print the plugin's reports in ``form``, and the exit status.
     It works in the project's root: the paths given, relative to where it started, are taken
-    from there, and the reports name files relative to the root."""
-    problem = environment_problem()
+    from there, and the reports name files relative to the root. Where ``request`` asks, the
+    fixes the reports offer are applied first (or printed as a diff), and what is left is
+    reported."""
+    request = request or FixRequest()
+    problem = environment_problem(request.apply)
     if problem is not None:
         say(problem)
         return 2
-    from mypy_plugin.lint import checking, notebooks, output, settings
+    from mypy_plugin.lint import checking, output, settings
 
     try:
         found = settings.read(Path.cwd(), codes())
         targets = [os.path.relpath(os.path.abspath(path), found.root) for path in paths]
         os.chdir(found.root)
         checked = checking.check(targets, found)
+        if checked.stopped_at is None:
+            reports = visible(checked, found)
+            fixed = Fixed()
+            if request.apply:
+                checked, reports = fix(targets, found, checked, reports, request, fixed)
     except (settings.SettingsError, checking.CannotCheck) as error:
         say(str(error))
         return 2
@@ -87,6 +115,29 @@ def run(paths: list[str], form: str) -> int:
             else f"mypy cannot check past: {stopped.message}"
         )
         return 2
+    try:
+        for text in fixed.diffs:
+            sys.stdout.write(text)
+        for line in output.lines(reports, form) if not request.diff else []:
+            print(line)
+        for message in fixed.kept:
+            print(f"jax-stubs lint: {message}", file=sys.stderr)
+        if form == "text" and not request.diff:
+            print(output.summary(reports, checked.sources, checked.rechecked))
+        said = output.fix_summary(reports, fixed.count, fixed.files, request.unsafe, request.diff) if form == "text" else ""
+        if said:
+            print(said)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped reading (| head): the status stands
+        pass
+    return 1 if reports or (request.diff and fixed.diffs) else 0
+
+
+def visible(checked: checking.Checked, found: settings.Settings) -> list[output.Report]:
+    """The reports to show: not of a disabled code, nor a notebook's displayed value, in order,
+    each with the fix it offers."""
+    from mypy_plugin.lint import fixing, notebooks, output
+
     shown = {file: notebooks.displayed_lines(Path(file)) for file in {str(error.get("file")) for error in checked.errors}}
     reports = sorted(
         (
@@ -96,12 +147,75 @@ def run(paths: list[str], form: str) -> int:
         ),
         key=lambda report: (report.file, report.line, report.column),
     )
-    try:
-        for line in output.lines(reports, form):
-            print(line)
-        if form == "text":
-            print(output.summary(reports, checked.sources, checked.rechecked))
-        sys.stdout.flush()
-    except BrokenPipeError:  # the reader stopped reading (| head): the status stands
-        pass
-    return 1 if reports else 0
+    if checked.fixes is not None:
+        offers, _ = fixing.offered(checked.fixes, [report.key for report in reports])
+        for report in reports:
+            report.fix = offers.get(report.key)
+    return reports
+
+
+class Fixed:
+    """What fixing did: how many fixes, in which files, the diffs (``--diff``), and why files
+    were left as they were."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.files: set[str] = set()
+        self.diffs: list[str] = []
+        self.kept: list[str] = []
+
+
+def fix(
+    targets: list[str], found: settings.Settings, checked: checking.Checked, reports: list[output.Report], request: FixRequest, fixed: Fixed
+) -> tuple[checking.Checked, list[output.Report]]:
+    """Apply the fixes the reports offer, checking again after each round, until none is left
+    to apply; a file whose fixes would not compile, or would bring a report it did not have, is
+    left as it was. Returns the last check and its reports."""
+    from mypy_plugin.lint import checking, fixing
+
+    unknown = fixing.offered(checked.fixes, [report.key for report in reports])[1] if checked.fixes is not None else set()
+    if unknown:  # mypy's cache holds files whose fixes were not kept (the store deleted): check them anew
+        checking.forget_cache(found.root)
+        checked = checking.check(targets, found)
+        reports = visible(checked, found)
+    for _ in range(ROUNDS):
+        chosen: dict[str, list[dict[str, object]]] = {}
+        for report in reports:
+            if report.fix is not None and (report.fix["safe"] or request.unsafe):
+                chosen.setdefault(report.file, []).append(report.fix)
+        written: dict[str, tuple[str, int]] = {}
+        for file, fixes in sorted(chosen.items()):
+            old = Path(file).read_text(encoding="utf-8")
+            new, count = fixing.applied(old, fixes)
+            if count and not fixing.compiles(new, file):
+                fixed.kept.append(f"{file} left as it was: the fixed text would not compile")
+            elif count:
+                written[file] = (old, count)
+                if request.diff:
+                    fixed.diffs.append(fixing.diff(file, old, new))
+                else:
+                    Path(file).write_text(new, encoding="utf-8")
+        if not written:
+            break
+        if request.diff:
+            fixed.count += sum(count for _, count in written.values())
+            fixed.files.update(written)
+            break
+        after = checking.check(targets, found)
+        if after.stopped_at is not None:
+            after_reports: list[output.Report] = []
+        else:
+            after_reports = visible(after, found)
+        brought = fixing.brought(reports, after_reports, set(written)) if after.stopped_at is None else set(written)
+        for file in sorted(brought):
+            Path(file).write_text(written[file][0], encoding="utf-8")
+            fixed.kept.append(f"{file} left as it was: its fixes would bring a report it did not have")
+        if brought:
+            after = checking.check(targets, found)
+            after_reports = visible(after, found) if after.stopped_at is None else []
+        fixed.count += sum(count for file, (_, count) in written.items() if file not in brought)
+        fixed.files.update(file for file in written if file not in brought)
+        checked, reports = after, after_reports
+        if len(brought) == len(written):
+            break
+    return checked, reports

@@ -30,7 +30,9 @@ from io import StringIO
 from pathlib import Path
 from typing import Any, Final
 
+from mypy_plugin.lib.fixes import collecting
 from mypy_plugin.lint import mypy_api
+from mypy_plugin.lint.fixing import Store
 from mypy_plugin.lint.settings import Settings
 
 CACHE: Final = ".jax_stubs_cache"
@@ -45,12 +47,14 @@ class CannotCheck(Exception):
 class Checked:
     """What the runs found: the plugin's errors (mypy's JSON objects), the error that stopped
     mypy (if one did), how many source files were checked and how many of them again (None
-    where unknown)."""
+    where unknown), and the fixes recorded for the files (``fixing.Store``)."""
 
-    __slots__ = ("errors", "stopped_at", "sources", "rechecked")
+    __slots__ = ("errors", "stopped_at", "sources", "rechecked", "fixes")
 
-    def __init__(self, errors: list[dict[str, Any]], stopped_at: dict[str, Any] | None, sources: int, rechecked: int | None) -> None:
-        self.errors, self.stopped_at, self.sources, self.rechecked = errors, stopped_at, sources, rechecked
+    def __init__(
+        self, errors: list[dict[str, Any]], stopped_at: dict[str, Any] | None, sources: int, rechecked: int | None, fixes: Store | None
+    ) -> None:
+        self.errors, self.stopped_at, self.sources, self.rechecked, self.fixes = errors, stopped_at, sources, rechecked, fixes
 
 
 def check(targets: list[str], settings: Settings) -> Checked:
@@ -63,22 +67,26 @@ def check(targets: list[str], settings: Settings) -> Checked:
     errors: list[dict[str, Any]] = []
     rechecked: int | None = 0
     cache = options.cache_dir
+    store = Store(Path(cache))
     for number, turn in enumerate(turns(sources)):
         # Each turn its own cache: there a module name always means the same file (mypy takes
         # a cached module of equal content for fresh, whichever file it was read from).
         options.cache_dir = cache if number == 0 else str(Path(cache) / f"turn-{number + 1}")
-        found, stopped_at, again = build(turn, options, configured_plugins, fscache)
+        with collecting() as recorded:
+            found, stopped_at, again = build(turn, options, configured_plugins, fscache)
         if stopped_at is not None:
-            return Checked([], stopped_at, len(sources), None)
+            return Checked([], stopped_at, len(sources), None, None)
+        store.record(again if again is not None else {file for file, *_ in recorded}, recorded)
         errors += found
-        rechecked = rechecked + again if rechecked is not None and again is not None else None
-    return Checked(errors, None, len(sources), rechecked)
+        rechecked = rechecked + len(again) if rechecked is not None and again is not None else None
+    store.save()
+    return Checked(errors, None, len(sources), rechecked, store)
 
 
 def build(
     sources: list[Any], options: Any, configured_plugins: list[str], fscache: Any
-) -> tuple[list[dict[str, Any]], dict[str, Any] | None, int | None]:
-    """One mypy build: the plugin's errors, the error that stopped it (or None), and how many
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None, set[str] | None]:
+    """One mypy build: the plugin's errors, the error that stopped it (or None), and the files
     of the sources it checked again (None where unknown)."""
     from mypy_plugin.lib import mypy_internals
 
@@ -94,11 +102,10 @@ def build(
         said = said or parsed([str(stopped)])
         return [], next(found for found in said if found.get("file") == said[-1].get("file")), None
     rechecked = mypy_internals.rechecked_modules(result)
-    modules = {source.module for source in sources}
     plugin_errors = [
         found for found in parsed(messages) if found.get("severity") == "error" and str(found.get("code") or "").startswith(CODE_PREFIX)
     ]
-    return plugin_errors, None, len(modules & rechecked) if rechecked is not None else None
+    return plugin_errors, None, {source.path for source in sources if source.module in rechecked} if rechecked is not None else None
 
 
 def source_files(targets: list[str], settings: Settings, fscache: Any) -> tuple[list[Any], Any]:
@@ -191,6 +198,14 @@ def cache_folder(root: Path) -> Path:
     except OSError as error:
         raise CannotCheck(f"cannot write the cache folder {folder}: {error}") from None
     return folder
+
+
+def forget_cache(root: Path) -> None:
+    """Empty lint's cache, so that the next check reads every file anew (and records its fixes)."""
+    import shutil
+
+    shutil.rmtree(root / CACHE, ignore_errors=True)
+    cache_folder(root)
 
 
 def plugin_class(configured: list[str]) -> type:

@@ -18,10 +18,17 @@ FORMS: Final = ("text", "github", "json")
 class Report:
     """One error of the plugin and its notes."""
 
-    __slots__ = ("file", "line", "column", "code", "message", "notes")
+    __slots__ = ("file", "line", "column", "code", "message", "notes", "fix")
 
     def __init__(self, file: str, line: int, column: int, code: str, message: str, notes: list[str]) -> None:
         self.file, self.line, self.column, self.code, self.message, self.notes = file, line, column, code, message, notes
+        self.fix: dict[str, Any] | None = None
+        """The fix it offers (``lib/fixes.py``'s ``Fix.as_json``), where one is known."""
+
+    @property
+    def key(self) -> tuple[str, int, int, str]:
+        """Where and what: how ``fixing`` finds the fix recorded for it."""
+        return self.file, self.line, self.column, self.code
 
     @classmethod
     def of(cls, error: dict[str, Any]) -> Report:
@@ -65,6 +72,7 @@ class Report:
                     "code": self.code,
                     "message": self.message,
                     "notes": self.notes,
+                    "fix": self.fix,
                 }
             )
         ]
@@ -91,3 +99,18 @@ def summary(reports: list[Report], sources: int, rechecked: int | None) -> str:
     return (
         f"Found {len(reports)} JAX error{'s' if len(reports) != 1 else ''} in {files} file{'s' if files != 1 else ''} (checked {checked})"
     )
+
+
+def fix_summary(reports: list[Report], fixed: int, files: set[str], unsafe: bool, diff: bool) -> str:
+    """What was fixed (or would be, with ``--diff``), and what of what is left a fix offers."""
+    said = []
+    if fixed:
+        verb = "Would fix" if diff else "Fixed"
+        said.append(f"{verb} {fixed} JAX error{'s' if fixed != 1 else ''} in {len(files)} file{'s' if len(files) != 1 else ''}")
+    safe = sum(1 for report in reports if report.fix is not None and report.fix["safe"])
+    hidden = sum(1 for report in reports if report.fix is not None and not report.fix["safe"])
+    if not diff and (safe or (unsafe and hidden)):
+        said.append(f"{safe + hidden if unsafe else safe} fixable with --fix{' --unsafe-fixes' if unsafe and hidden else ''}")
+    if not diff and hidden and not unsafe:
+        said.append(f"{hidden} more with --fix --unsafe-fixes")
+    return "; ".join(said)

@@ -122,7 +122,7 @@ def report(api: CheckerPluginInterface, call: CallExpr, array: Expression | None
     message = DISCARDED.format(
         callee=source(call.callee) or fallback, copy=copy, target=f'"{target}"' if target is not None else "the array"
     )
-    reporting.error_with_notes(api, call, CODE, message, [note])
+    reporting.error_with_notes(api, call, CODE, message, [note], places.fix_of(api, call, put) if put is not None else None)
 
 
 RULE: Final = Rule(

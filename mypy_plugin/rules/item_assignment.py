@@ -281,6 +281,7 @@ def report(
         CODE,
         f'"{receiver}" does not support item assignment{written}; JAX raises TypeError (JAX arrays are immutable)',
         notes,
+        places.fix_of(api, context, rewrite) if isinstance(rewrite, PutBack) else None,
     )
 
 

@@ -26,12 +26,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from mypy.nodes import ARG_POS, CallExpr, Context, Expression
+from mypy.nodes import ARG_POS, CallExpr, Expression
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import Type
 
-from mypy_plugin.lib import checked_module, errorcodes, fullnames, inplace, places, release, reporting
+from mypy_plugin.lib import checked_module, errorcodes, fixes, fullnames, inplace, places, release, reporting
 from mypy_plugin.lib.arguments import HookContext, given, known_values, never_none, passed
+from mypy_plugin.lib.fixes import Fix
 from mypy_plugin.lib.release import Release
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import arguments_source, source
@@ -83,7 +84,7 @@ class Unsupported:
     help. ``rejects`` decides from the argument's type; ``removed`` says whether JAX once took
     the parameter (the error then names the release that removed it)."""
 
-    __slots__ = ("parameter", "rejects", "since", "until", "exception", "advice", "removed")
+    __slots__ = ("parameter", "rejects", "since", "until", "exception", "advice", "removed", "fix")
 
     def __init__(
         self,
@@ -95,6 +96,7 @@ class Unsupported:
         *,
         until: Release | None = None,
         removed: bool = False,
+        fix: Callable[[CallExpr, str, Type], Fix | None] | None = None,
     ) -> None:
         self.parameter = parameter
         self.rejects = rejects
@@ -104,6 +106,9 @@ class Unsupported:
         self.exception = exception
         self.advice = advice
         self.removed = removed
+        self.fix = fix
+        """The advice as an edit, where one keeps the meaning (given the call, the keyword and
+        the argument's type); None where the fix is the user's choice."""
 
     @property
     def applies(self) -> bool:
@@ -146,6 +151,32 @@ def none_of(*values: object) -> Callable[[Type], bool]:
     return rejects
 
 
+def renamed_to(new: str) -> Callable[[CallExpr, str, Type], Fix | None]:
+    """The keyword renamed, its value kept."""
+    return lambda call, old, typ: fixes.rename_keyword(call, old, new)
+
+
+def dropped(call: CallExpr, old: str, typ: Type) -> Fix | None:
+    """An option that asks for what JAX does anyway."""
+    return fixes.drop_keyword(call, old)
+
+
+def stable_sort(call: CallExpr, old: str, typ: Type) -> Fix | None:
+    """NumPy's ``kind=``: JAX sorts stably by default, which every kind allows; "stable" and
+    "mergesort" promise it, so they become ``stable=True``."""
+    known = known_values(typ)
+    if known is None or not known or not all(isinstance(value, str) for value in known):
+        return None
+    if known <= {"stable", "mergesort"}:
+        return fixes.rename_keyword(call, old, "stable", "True")
+    return fixes.drop_keyword(call, old)
+
+
+def first_order_edges(call: CallExpr, old: str, typ: Type) -> Fix | None:
+    """``edge_order=1`` asks for what JAX computes; another order would change the result."""
+    return fixes.drop_keyword(call, old) if known_values(typ) == frozenset({1}) else None
+
+
 IS_TRUE: Final = one_of(True)
 SINCE_ALWAYS: Final = release.OLDEST
 CLIP_REMOVED: Final = (0, 10, 0)
@@ -173,23 +204,34 @@ JAX_METHODS: Final = 'JAX has "linear" (the default), "lower", "higher", "midpoi
 QUANTILES: Final = tuple(fullnames.JNP + name for name in ("percentile", "quantile", "nanpercentile", "nanquantile"))
 
 REJECTED: Final[tuple[tuple[tuple[str, ...], Unsupported], ...]] = (
-    ((fullnames.JNP + "clip",), Unsupported("a_min", any_argument, CLIP_REMOVED, "TypeError", (USE_MIN_MAX,), removed=True)),
-    ((fullnames.JNP + "clip",), Unsupported("a_max", any_argument, CLIP_REMOVED, "TypeError", (USE_MIN_MAX,), removed=True)),
+    (
+        (fullnames.JNP + "clip",),
+        Unsupported("a_min", any_argument, CLIP_REMOVED, "TypeError", (USE_MIN_MAX,), removed=True, fix=renamed_to("min")),
+    ),
+    (
+        (fullnames.JNP + "clip",),
+        Unsupported("a_max", any_argument, CLIP_REMOVED, "TypeError", (USE_MIN_MAX,), removed=True, fix=renamed_to("max")),
+    ),
     ((fullnames.JNP + "clip",), Unsupported("a", any_argument, CLIP_REMOVED, "TypeError", (PASS_THE_ARRAY,), removed=True)),
-    (QUANTILES, Unsupported("interpolation", any_argument, INTERPOLATION_REMOVED, "TypeError", (USE_METHOD,), removed=True)),
+    (
+        QUANTILES,
+        Unsupported(
+            "interpolation", any_argument, INTERPOLATION_REMOVED, "TypeError", (USE_METHOD,), removed=True, fix=renamed_to("method")
+        ),
+    ),
     (QUANTILES, Unsupported("method", one_of(*NUMPY_ONLY_METHODS), SINCE_ALWAYS, "ValueError", (JAX_METHODS,))),
     (QUANTILES, Unsupported("method", one_of("inverted_cdf"), SINCE_ALWAYS, "ValueError", (JAX_METHODS,), until=INVERTED_CDF_ADDED)),
     (
         (*QUANTILES, fullnames.JNP + "median", fullnames.JNP + "nanmedian"),
-        Unsupported("overwrite_input", one_of(True), SINCE_ALWAYS, "ValueError", (DROP_OVERWRITE,)),
+        Unsupported("overwrite_input", one_of(True), SINCE_ALWAYS, "ValueError", (DROP_OVERWRITE,), fix=dropped),
     ),
     (
         (fullnames.JNP + "sort", fullnames.JNP + "argsort"),
-        Unsupported("kind", never_none, SINCE_ALWAYS, "TypeError", (USE_STABLE,)),
+        Unsupported("kind", never_none, SINCE_ALWAYS, "TypeError", (USE_STABLE,), fix=stable_sort),
     ),
     (
         (fullnames.JNP + "array", fullnames.JNP + "asarray", fullnames.JNP + "copy"),
-        Unsupported("order", none_of(None, "K"), SINCE_ALWAYS, "NotImplementedError", (DROP_ORDER,)),
+        Unsupported("order", none_of(None, "K"), SINCE_ALWAYS, "NotImplementedError", (DROP_ORDER,), fix=dropped),
     ),
     (
         (fullnames.JNP + "reshape", ARRAY_METHOD + "reshape"),
@@ -205,7 +247,7 @@ REJECTED: Final[tuple[tuple[tuple[str, ...], Unsupported], ...]] = (
     ),
     (
         (fullnames.JNP + "gradient",),
-        Unsupported("edge_order", never_none, SINCE_ALWAYS, "NotImplementedError", (DROP_EDGE_ORDER,)),
+        Unsupported("edge_order", never_none, SINCE_ALWAYS, "NotImplementedError", (DROP_EDGE_ORDER,), fix=first_order_edges),
     ),
     (
         (fullnames.JNP + "take", ARRAY_METHOD + "take"),
@@ -217,7 +259,7 @@ REJECTED: Final[tuple[tuple[tuple[str, ...], Unsupported], ...]] = (
         Unsupported("mode", one_of("raise", "wrap"), SINCE_ALWAYS, "ValueError", (GATHER_MODES,)),
     ),
     ((fullnames.JNP + "fill_diagonal",), Unsupported("wrap", one_of(True), SINCE_ALWAYS, "NotImplementedError", (DROP_WRAP,))),
-    ((fullnames.JNP + "meshgrid",), Unsupported("copy", one_of(False), SINCE_ALWAYS, "ValueError", (DROP_COPY,))),
+    ((fullnames.JNP + "meshgrid",), Unsupported("copy", one_of(False), SINCE_ALWAYS, "ValueError", (DROP_COPY,), fix=dropped)),
     (
         (fullnames.JNP + "interp",),
         Unsupported("left", string_but("extrapolate"), SINCE_ALWAYS, "ValueError", (ONLY_EXTRAPOLATE,)),
@@ -284,7 +326,7 @@ def check_call(fullname: str) -> Callable[[HookContext], Type]:
         if never_runs:
             report_function(ctx.api, ctx.context, callee, fullname)
             return ctx.default_return_type
-        removed: list[tuple[Unsupported, Expression]] = []
+        removed: list[tuple[Unsupported, Expression, Type]] = []
         reported = False
         for check in checks:
             for arg, typ in passed(ctx, check.parameter):
@@ -292,11 +334,11 @@ def check_call(fullname: str) -> Callable[[HookContext], Type]:
                     continue
                 reported = True
                 if check.removed:
-                    removed.append((check, arg))
+                    removed.append((check, arg, typ))
                 else:
-                    report_argument(ctx.api, arg, callee, check, typ)
+                    report_argument(ctx.api, ctx.context, arg, callee, check, typ)
         if removed:
-            report_removed(ctx.api, removed, callee)
+            report_removed(ctx.api, ctx.context, removed, callee)
         inplace_given = given(ctx, inplace.PARAMETER) if in_place else None
         if inplace_given is not None and (inplace_given.absent or all(IS_TRUE(typ) for typ in inplace_given.types)):
             rewritable = not reported and all(name is None or name in ctx.callee_arg_names for name in ctx.context.arg_names)
@@ -306,15 +348,28 @@ def check_call(fullname: str) -> Callable[[HookContext], Type]:
     return hook
 
 
-def report_argument(api: CheckerPluginInterface, context: Context, callee: str, check: Unsupported, typ: Type) -> None:
+def report_argument(api: CheckerPluginInterface, call: CallExpr, arg: Expression, callee: str, check: Unsupported, typ: Type) -> None:
     """A value JAX refuses, with what to write instead."""
     message = UNSUPPORTED.format(callee=callee, argument=spelled_argument(check.parameter, typ), exception=check.exception)
-    reporting.error_with_notes(api, context, ARGUMENT_CODE, message, check.advice)
+    reporting.error_with_notes(api, arg, ARGUMENT_CODE, message, check.advice, keyword_fix(call, [(check, typ)]))
 
 
-def report_removed(api: CheckerPluginInterface, removed: list[tuple[Unsupported, Expression]], callee: str) -> None:
+def keyword_fix(call: CallExpr, found: list[tuple[Unsupported, Type]]) -> Fix | None:
+    """One fix for the keywords of one report, where each is given by keyword and has a fix
+    that keeps the meaning, and no new keyword is given already."""
+    made = [check.fix(call, check.parameter, typ) if check.fix is not None else None for check, typ in found]
+    if not made or any(fix is None for fix in made):
+        return None
+    edits = [edit for fix in made if fix is not None for edit in fix.edits]
+    if any(edit.name not in call.arg_names or edit.text in call.arg_names for edit in edits):
+        return None
+    titles = [fix.title for fix in made if fix is not None]
+    return Fix("; ".join(titles), True, edits)
+
+
+def report_removed(api: CheckerPluginInterface, call: CallExpr, removed: list[tuple[Unsupported, Expression, Type]], callee: str) -> None:
     """The keywords of one call that JAX removed, in one error (``a_min`` and ``a_max``)."""
-    checks = [check for check, _ in removed]
+    checks = [check for check, _, _ in removed]
     parameters = ", ".join(f'"{check.parameter}"' for check in checks)
     message = REMOVED.format(
         callee=callee,
@@ -323,16 +378,17 @@ def report_removed(api: CheckerPluginInterface, removed: list[tuple[Unsupported,
         exception=checks[0].exception,
     )
     advice = list(dict.fromkeys(text for check in checks for text in check.advice))
-    reporting.error_with_notes(api, removed[0][1], ARGUMENT_CODE, message, advice)
+    fix = keyword_fix(call, [(check, typ) for check, _, typ in removed])
+    reporting.error_with_notes(api, removed[0][1], ARGUMENT_CODE, message, advice, fix)
 
 
-def inplace_advice(ctx: HookContext, callee: str, fullname: str, inplace_args: list[Expression] | None) -> list[str]:
+def inplace_advice(ctx: HookContext, callee: str, fullname: str, inplace_args: list[Expression] | None) -> tuple[list[str], Fix | None]:
     """The call with ``inplace=False`` (``inplace_args``, what it gave for ``inplace``, left
     out). Where the call is a statement of its own, its result put back where the array it
     meant to update was (``lib/places.py``: ``x = ...``, or under a new name where that place
     refuses it); for ``jnp.add.at(x, i, v)`` also the ``.at[]`` form. The general advice where
     the call cannot be printed back, or where something else in it fails too
-    (``inplace_args`` None)."""
+    (``inplace_args`` None). With the first rewrite as a fix, where it is the whole statement."""
     call = ctx.context
     assert isinstance(call, CallExpr)
     kept = [
@@ -342,13 +398,13 @@ def inplace_advice(ctx: HookContext, callee: str, fullname: str, inplace_args: l
     ]
     arguments = arguments_source(*zip(*kept)) if kept else None
     if arguments is None:
-        return [PASS_INPLACE_FALSE]
+        return [PASS_INPLACE_FALSE], None
     fixed = f"{callee}({', '.join([*arguments, 'inplace=False'])})"
     array = inplace.updated_array(ctx)
     alone = checked_module.value_discarded(ctx.api, call)
     put = places.put_back(ctx.api, array, fixed, ctx.default_return_type) if alone and array is not None else None
     if put is None:
-        return [PASS_INPLACE_FALSE_AS.format(call=fixed)]
+        return [PASS_INPLACE_FALSE_AS.format(call=fixed)], None
     advice = [places.rewrite_note(PASS_INPLACE_FALSE, put)]
     method = AT_METHODS.get(inplace.ufunc_name(call) or "")
     positional = [text for (kind, _, _), text in zip(kept, arguments) if kind == ARG_POS]
@@ -357,13 +413,14 @@ def inplace_advice(ctx: HookContext, callee: str, fullname: str, inplace_args: l
         at_put = places.put_back(ctx.api, array, f"{array_text}.at[{indices}].{method}({values})", ctx.default_return_type)
         if at_put is not None:
             advice.append(places.rewrite_note(OR_USE_AT, at_put))
-    return advice
+    return advice, places.fix_of(ctx.api, call, put)
 
 
 def report_inplace(ctx: HookContext, callee: str, fullname: str, inplace_args: list[Expression] | None) -> None:
     """An in-place update of a JAX array, with the call that returns the updated array."""
     message = NOT_IN_PLACE.format(callee=callee, exception=INPLACE_FUNCTIONS[fullname])
-    reporting.error_with_notes(ctx.api, ctx.context, INPLACE_CODE, message, inplace_advice(ctx, callee, fullname, inplace_args))
+    advice, fix = inplace_advice(ctx, callee, fullname, inplace_args)
+    reporting.error_with_notes(ctx.api, ctx.context, INPLACE_CODE, message, advice, fix)
 
 
 def report_function(api: CheckerPluginInterface, call: CallExpr, callee: str, fullname: str) -> None:

@@ -1,0 +1,102 @@
+"""The fixes a report offers, as data: what ``jax-stubs lint --fix`` and the language server apply.
+
+A note that prints the JAX way to write a line is text for the reader; the same rewrite, where
+it can replace the code in place, is also recorded as a ``Fix``: edits to spans of the file, and
+whether applying them keeps what the code means (``safe``: a keyword JAX renamed, an option JAX
+never needed) or changes what runs (unsafe: an ``.at[]`` update assigned, ``inplace=False``).
+
+Spans are mypy's: lines from 1, columns from 0 counted in UTF-8 bytes of the line (Python's
+``ast`` offsets), end exclusive. An edit names what it replaces, so that the applier can find that
+node of a concrete syntax tree and keep everything around it (``lint/fixing.py``):
+
+- ``EXPRESSION`` / ``STATEMENT``: the expression or simple statement at the span, replaced by
+  ``text``;
+- ``KEYWORD``: in the call at the span, the argument given by the keyword ``name``: renamed to
+  ``text`` (its value kept, or replaced by ``value`` where one is given), or dropped where
+  ``text`` is empty.
+
+Mypy reports a fresh module's errors from its cache without running the plugin again, so
+recording is off unless ``jax-stubs lint`` or the language server turn it on (``collecting``)
+and keep what a run records with their own cache. A plain type check records nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Final
+
+from mypy.errorcodes import ErrorCode
+from mypy.nodes import Context
+from mypy.plugin import CheckerPluginInterface
+
+EXPRESSION: Final = "expression"
+STATEMENT: Final = "statement"
+KEYWORD: Final = "keyword"
+
+
+class Edit:
+    """One replacement: its kind, the span of the node, the new text; for ``KEYWORD`` the
+    keyword replaced (``name``) and the new value's text (``value``, empty to keep it)."""
+
+    __slots__ = ("kind", "line", "column", "end_line", "end_column", "text", "name", "value")
+
+    def __init__(self, kind: str, at: Context, text: str, name: str = "", value: str = "") -> None:
+        self.kind = kind
+        self.line, self.column = at.line, at.column
+        self.end_line = at.end_line if at.end_line is not None else at.line
+        self.end_column = at.end_column if at.end_column is not None else -1
+        self.text, self.name, self.value = text, name, value
+
+    def as_json(self) -> dict[str, Any]:
+        return {slot: getattr(self, slot) for slot in self.__slots__}
+
+
+class Fix:
+    """What a report offers: a title (what the fix does, for a menu), whether it is safe, and
+    its edits."""
+
+    __slots__ = ("title", "safe", "edits")
+
+    def __init__(self, title: str, safe: bool, edits: list[Edit]) -> None:
+        self.title, self.safe, self.edits = title, safe, edits
+
+    def as_json(self) -> dict[str, Any]:
+        return {"title": self.title, "safe": self.safe, "edits": [edit.as_json() for edit in self.edits]}
+
+
+def rename_keyword(call: Context, old: str, new: str, value: str = "") -> Fix:
+    """A keyword JAX renamed, the value kept (or spelled anew): safe."""
+    shown = f"{new}={value}" if value else f"{new}="
+    return Fix(f'Write "{shown}" for "{old}="', True, [Edit(KEYWORD, call, new, old, value)])
+
+
+def drop_keyword(call: Context, old: str) -> Fix:
+    """An option JAX does what it asks anyway without: safe."""
+    return Fix(f'Drop "{old}="', True, [Edit(KEYWORD, call, "", old)])
+
+
+def replace_statement(statement: Context, text: str, title: str) -> Fix:
+    """A statement written anew (an ``.at[]`` update assigned): it changes what runs, unsafe."""
+    return Fix(title, False, [Edit(STATEMENT, statement, text)])
+
+
+RECORDED: list[tuple[str, int, int, str, Fix]] | None = None
+"""What this run offers, while ``collecting``: (file, line, column, code, fix) per report."""
+
+
+@contextmanager
+def collecting() -> Iterator[list[tuple[str, int, int, str, Fix]]]:
+    """Record the fixes offered in the block (mypy runs in this process)."""
+    global RECORDED
+    RECORDED = []
+    try:
+        yield RECORDED
+    finally:
+        RECORDED = None
+
+
+def offer(api: CheckerPluginInterface, context: Context, code: ErrorCode, fix: Fix) -> None:
+    """Keep ``fix`` for the error reported at ``context`` under ``code``, where a run collects."""
+    if RECORDED is not None:
+        RECORDED.append((getattr(api, "path", ""), context.line, context.column, code.code, fix))
