@@ -34,6 +34,11 @@ LINT_DESCRIPTION = (
     "Run mypy with the plugin and print only its reports, each error with its notes; exits 1 when "
     "it reports, 0 when not, 2 when it cannot check. Configured by [tool.jax-stubs.lint] in pyproject.toml."
 )
+LSP_DESCRIPTION = (
+    "Serve the plugin's reports to an editor over stdin and stdout (the Language Server Protocol): "
+    "diagnostics on open, change and save, a quick fix where a report offers one, an ignore action, and "
+    "source.fixAll. Needs jax-stubs[lsp]."
+)
 VERSION = re.compile(r'^__version__ = "([^"]+)"$', re.MULTILINE)
 
 
@@ -105,6 +110,21 @@ def release_of(module: Path) -> str | None:
     return found.group(1) if found else None
 
 
+def serve() -> int:
+    """``jax-stubs lsp``: the server, or why it cannot start, in one line."""
+    from importlib.util import find_spec
+
+    if find_spec("pygls") is None:
+        from mypy_plugin.install.diagnosis import Installer
+
+        install = Installer.of_this_python().install(f"jax-stubs[lsp]=={__version__}")
+        print(f"jax-stubs lsp: error: the server needs pygls: {install}", file=sys.stderr)
+        return 2
+    from mypy_plugin.lint import server
+
+    return server.main()
+
+
 def main(argv: list[str] | None = None) -> int:
     from mypy_plugin.lint.output import FORMS
 
@@ -115,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     # Before the command, as earlier releases took it: jax-stubs --python-executable PY check
     parser.add_argument("--python-executable", dest="python_executable_before", help=argparse.SUPPRESS)
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{check,lint}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{check,lint,lsp}")
     check_command = commands.add_parser(
         "check", help="check that the stubs fit the installed jax and that mypy will load the plugin", description=DESCRIPTION
     )
@@ -143,7 +163,14 @@ def main(argv: list[str] | None = None) -> int:
         "--unsafe-fixes", action="store_true", help="with --fix or --diff, also the fixes that change what runs (review them)"
     )
     lint_command.add_argument("--diff", action="store_true", help="print the fixes as a diff and change no file")
+    commands.add_parser(
+        "lsp",
+        help="a language server over stdio: every rule's reports, quick fixes and fix-all in the editor",
+        description=LSP_DESCRIPTION,
+    )
     args = parser.parse_args(argv)
+    if args.command == "lsp":
+        return serve()
     if args.command == "lint":
         from mypy_plugin.lint import FixRequest, run
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from cases import PORTED_FROM_NUMPY, Case, call_reported, load_cases, rule_for, run_snippet
-from test_lint import ARGUMENTS, lint
+from test_lint import ARGUMENTS, lint, sample_project
 
 QUOTED = re.compile(r': "([^"]*(?:"[^"]*"[^"]*)*?)"$')
 """The statement a note quotes at its end: ``...: "x = x.at[0].set(1.0)"``."""
@@ -38,9 +38,7 @@ def kinds(reports: list[dict[str, Any]], file: str) -> Counter[tuple[str, str]]:
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]], subprocess.CompletedProcess[str]]:
     """The lint sample in a project: its reports before, and the fixing run."""
-    folder = tmp_path_factory.mktemp("fix-sample")
-    shutil.copy(PORTED_FROM_NUMPY, folder / PORTED_FROM_NUMPY.name)
-    (folder / "pyproject.toml").write_text('[project]\nname = "signal-tools"\nversion = "0.1"\n')
+    folder = sample_project(tmp_path_factory.mktemp("fix-sample"))
     before = json_reports(folder)
     return folder, before, lint(folder, "--fix", "--unsafe-fixes")
 

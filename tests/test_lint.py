@@ -61,12 +61,16 @@ def errors(output: str) -> list[re.Match[str]]:
     return [found for line in output.splitlines() if (found := ERROR.match(line))]
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("project")
+def sample_project(folder: Path) -> Path:
+    """``folder`` made a project holding the lint sample."""
     shutil.copy(PORTED_FROM_NUMPY, folder / PORTED_FROM_NUMPY.name)
     (folder / "pyproject.toml").write_text('[project]\nname = "signal-tools"\nversion = "0.1"\n')
     return folder
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return sample_project(tmp_path_factory.mktemp("project"))
 
 
 @pytest.fixture(scope="module")

@@ -113,7 +113,8 @@ def test_retargeting_rewrites_the_version_and_requires_python(tmp_path: Path, ja
 
 def test_installing_the_package_installs_nothing_else() -> None:
     """No dependency, in any release: installing the stubs never moves the user's JAX, and a
-    pyright user gets no mypy. mypy comes with the ``compatible-mypy`` and ``lint`` extras."""
+    pyright user gets no mypy. mypy comes with the ``compatible-mypy``, ``lint`` and ``lsp``
+    extras, LibCST with the last two (``--fix``), pygls with the server."""
     from importlib import metadata
 
     import mypy_plugin
@@ -122,8 +123,14 @@ def test_installing_the_package_installs_nothing_else() -> None:
     assert metadata.version("jax-stubs") == mypy_plugin.__version__ == f"{TARGET}.0"
     requires = metadata.requires("jax-stubs") or []
     assert [r for r in requires if "extra ==" not in r] == []
-    for extra in ("compatible-mypy", "lint"):  # lint: jax-stubs lint, which runs mypy, and nothing else
-        [mypy] = [r.split(";")[0].replace(" ", "") for r in requires if re.search(rf"extra == .{extra}.", r)]
+    for extra, others in (("compatible-mypy", []), ("lint", ["libcst"]), ("lsp", ["libcst", "pygls"])):
+        found = {
+            re.split(r"[<>=!~;\s]", r, maxsplit=1)[0]: r.split(";")[0].replace(" ", "")
+            for r in requires
+            if re.search(rf"extra == .{extra}.", r)
+        }
+        assert sorted(found) == sorted(["mypy", *others]), found
+        mypy = found["mypy"]
         assert sorted(mypy.removeprefix("mypy").split(",")) == sorted(COMPATIBLE_MYPY.removeprefix("mypy").split(","))
 
 

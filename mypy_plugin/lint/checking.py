@@ -57,17 +57,19 @@ class Checked:
         self.errors, self.stopped_at, self.sources, self.rechecked, self.fixes = errors, stopped_at, sources, rechecked, fixes
 
 
-def check(targets: list[str], settings: Settings) -> Checked:
+def check(targets: list[str], settings: Settings, shadows: dict[str, str] | None = None) -> Checked:
     """Check ``targets`` (relative to the root, where this runs), or what the settings or the
-    mypy configuration name, or the root."""
+    mypy configuration name, or the root; a file in ``shadows`` is read from the file it maps
+    to (an editor's unsaved text), as mypy's ``--shadow-file`` reads it."""
     fscache = mypy_api.file_system_cache()
     sources, options = source_files(targets or list(settings.paths), settings, fscache)
     configured_plugins = list(options.plugins)
     lint_options(options, settings.root)
+    options.shadow_file = [[file, shadow] for file, shadow in (shadows or {}).items()]
     errors: list[dict[str, Any]] = []
     rechecked: int | None = 0
     cache = options.cache_dir
-    store = Store(Path(cache))
+    store = Store(Path(cache), shadows or {})
     for number, turn in enumerate(turns(sources)):
         # Each turn its own cache: there a module name always means the same file (mypy takes
         # a cached module of equal content for fresh, whichever file it was read from).

@@ -35,10 +35,12 @@ def digest(path: Path) -> str | None:
 
 
 class Store:
-    """The fixes recorded for each file, with the hash of the content they were recorded on."""
+    """The fixes recorded for each file, with the hash of the content they were recorded on
+    (read from its shadow, where the check read the file from one)."""
 
-    def __init__(self, cache: Path) -> None:
+    def __init__(self, cache: Path, shadows: dict[str, str] | None = None) -> None:
         self.path = cache / STORE
+        self.shadows = {os.path.normpath(file): shadow for file, shadow in (shadows or {}).items()}
         try:
             loaded = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -55,14 +57,18 @@ class Store:
                 if entry not in found[file]:
                     found[file].append(entry)
         for file, fixes in found.items():
-            self.files[file] = {"sha256": digest(Path(file)), "fixes": fixes}
+            self.files[file] = {"sha256": self.digest(file), "fixes": fixes}
 
     def fixes_of(self, file: str) -> list[dict[str, Any]] | None:
         """The fixes stored for ``file`` as it is now; None where none are stored for it."""
         entry = self.files.get(os.path.normpath(file))
-        if not isinstance(entry, dict) or entry.get("sha256") != digest(Path(file)):
+        if not isinstance(entry, dict) or entry.get("sha256") != self.digest(file):
             return None
         return list(entry.get("fixes", []))
+
+    def digest(self, file: str) -> str | None:
+        normal = os.path.normpath(file)
+        return digest(Path(self.shadows.get(normal, normal)))
 
     def save(self) -> None:
         try:

@@ -1,0 +1,271 @@
+"""``jax-stubs lsp``: every rule in the editor, as a language server over stdio (pygls).
+
+Pylance, pyright, basedpyright, pyrefly and ty read the stubs only: they see the ``to_device``
+stream and nothing else. This server runs what ``jax-stubs lint`` runs on the document an editor
+shows, the unsaved text too (mypy's ``--shadow-file``: the text is written to lint's cache
+folder and mypy reads it in place of the file), and sends:
+
+- a diagnostic per report, on open, on save and while typing (``CHANGE_DELAY`` after the last
+  keystroke): the error as the message, its notes below it, the code, ``jax-stubs`` as source;
+- code actions: the report's fix as a quick fix (``lib/fixes.py``, applied as ``--fix`` applies
+  it), an action that adds ``# type: ignore[<code>]`` to the line, and ``source.fixAll`` for
+  every safe fix of the document;
+- a message in the editor, once, where the environment cannot lint (no mypy, a mypy too old, no
+  JAX, stubs of another JAX) or the project's settings are wrong.
+
+The project is the workspace's root, its settings and mypy configuration read as lint reads
+them. Checks run one at a time, off the event loop, so the editor's messages are answered
+while mypy runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Final
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+
+from mypy_plugin import __version__
+
+SOURCE: Final = "jax-stubs"
+CHANGE_DELAY: Final = 0.4
+"""Seconds of quiet after a change before the document is checked again."""
+SHADOWS: Final = "lsp"
+"""The folder of lint's cache that holds the editor's unsaved texts."""
+FIX_ALL: Final = "Fix all safe JAX fixes"
+
+
+class JaxServer(LanguageServer):
+    """The server, with what it keeps between messages: the project's settings, the reports
+    published for each document, a check waiting for each, and the lock that keeps mypy to
+    one build at a time."""
+
+    def __init__(self) -> None:
+        super().__init__(SOURCE, __version__)
+        self.root: Path | None = None
+        self.settings: Any = None
+        self.problem: str | None = None
+        self.reports: dict[str, list[Any]] = {}
+        self.waiting: dict[str, asyncio.Task[None]] = {}
+        self.lock = threading.Lock()
+
+
+server = JaxServer()
+
+
+@server.feature(lsp.INITIALIZED)
+def initialized(ls: JaxServer, params: lsp.InitializedParams) -> None:
+    """Read the environment and the project's settings once; say in the editor what keeps it
+    from checking."""
+    from mypy_plugin.lint import codes, environment_problem, settings
+
+    ls.problem = environment_problem(fixing=True)
+    if ls.problem is None:
+        try:
+            ls.settings = settings.read(Path(ls.workspace.root_path or os.getcwd()), codes())
+            ls.root = ls.settings.root
+            os.chdir(ls.settings.root)
+        except settings.SettingsError as error:
+            ls.problem = str(error)
+    if ls.problem is not None:
+        ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Error, message=f"jax-stubs: {ls.problem}"))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+async def did_open(ls: JaxServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    schedule(ls, params.text_document.uri, 0.0)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+async def did_save(ls: JaxServer, params: lsp.DidSaveTextDocumentParams) -> None:
+    schedule(ls, params.text_document.uri, 0.0)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+async def did_change(ls: JaxServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    schedule(ls, params.text_document.uri, CHANGE_DELAY)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: JaxServer, params: lsp.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    ls.reports.pop(uri, None)
+    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+def schedule(ls: JaxServer, uri: str, delay: float) -> None:
+    """Check the document after ``delay``; a later message for it replaces a check still waiting."""
+    earlier = ls.waiting.pop(uri, None)
+    if earlier is not None:
+        earlier.cancel()
+    ls.waiting[uri] = asyncio.get_running_loop().create_task(check_later(ls, uri, delay))
+
+
+async def check_later(ls: JaxServer, uri: str, delay: float) -> None:
+    await asyncio.sleep(delay)
+    if ls.problem is not None or ls.root is None:
+        return
+    document = ls.workspace.get_text_document(uri)
+    if document.path is None or not document.path.endswith((".py", ".pyi")):
+        return
+    text, version = document.source, document.version
+    reports = await asyncio.to_thread(check_text, ls, document.path, text)
+    if ls.workspace.get_text_document(uri).version != version:
+        return  # changed while mypy ran: the check waiting now answers
+    ls.reports[uri] = reports
+    diagnostics = [diagnostic(report, text) for report in reports]
+    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version))
+
+
+def check_text(ls: JaxServer, path: str, text: str) -> list[Any]:
+    """The reports of lint for the file at ``path`` holding ``text``."""
+    from mypy_plugin.lint import checking, visible
+
+    assert ls.root is not None
+    file = os.path.relpath(path, ls.root)
+    shadow = ls.root / checking.CACHE / SHADOWS / file
+    with ls.lock:
+        shadow.parent.mkdir(parents=True, exist_ok=True)
+        shadow.write_text(text, encoding="utf-8")
+        try:
+            checked = checking.check([file], ls.settings, {file: str(shadow)})
+        except checking.CannotCheck as error:
+            ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Error, message=f"jax-stubs: {error}"))
+            return []
+    if checked.stopped_at is not None:
+        return []  # a syntax error: the editor's own Python support shows it
+    return [report for report in visible(checked, ls.settings) if os.path.normpath(report.file) == os.path.normpath(file)]
+
+
+def diagnostic(report: Any, text: str) -> lsp.Diagnostic:
+    """The report as the editor shows it: on its line from its column to the line's end."""
+    lines = text.splitlines()
+    line = max(report.line - 1, 0)
+    written = lines[line] if line < len(lines) else ""
+    start = utf16_column(written, max(report.column - 1, 0))
+    end = max(utf16_column(written, len(written.rstrip().encode("utf-8"))), start)
+    return lsp.Diagnostic(
+        range=lsp.Range(start=lsp.Position(line=line, character=start), end=lsp.Position(line=line, character=end)),
+        message="\n".join([report.message, *report.notes]),
+        severity=lsp.DiagnosticSeverity.Error,
+        code=report.code,
+        source=SOURCE,
+        data={"fix": report.fix},
+    )
+
+
+def utf16_column(line: str, offset: int) -> int:
+    """A column of mypy's (UTF-8 bytes) as LSP counts it (UTF-16 code units)."""
+    chars = line.encode("utf-8")[:offset].decode("utf-8", errors="ignore")
+    return len(chars.encode("utf-16-le")) // 2
+
+
+@server.feature(
+    lsp.TEXT_DOCUMENT_CODE_ACTION,
+    lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, lsp.CodeActionKind.SourceFixAll]),
+)
+def code_actions(ls: JaxServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+    """For each of our diagnostics asked about, its fix and the ignore comment; and, where the
+    editor asks for source actions, every safe fix of the document at once."""
+    from mypy_plugin.lint import fixing
+
+    uri = params.text_document.uri
+    document = ls.workspace.get_text_document(uri)
+    text = document.source
+    only = params.context.only
+    actions = []
+    for found in params.context.diagnostics if only is None or lsp.CodeActionKind.QuickFix in only else []:
+        if found.source != SOURCE:
+            continue
+        fix = found.data.get("fix") if isinstance(found.data, dict) else None
+        if fix is not None:
+            fixed, count = fixing.applied(text, [fix])
+            if count:
+                actions.append(action(fix["title"], lsp.CodeActionKind.QuickFix, uri, text, fixed, [found], preferred=True))
+        ignored = with_ignore(text, found.range.start.line, str(found.code))
+        actions.append(action(f"Ignore [{found.code}] on this line", lsp.CodeActionKind.QuickFix, uri, text, ignored, [found]))
+    if only is not None and any(kind.startswith(lsp.CodeActionKind.SourceFixAll) or kind == lsp.CodeActionKind.Source for kind in only):
+        safe = [report.fix for report in ls.reports.get(uri, []) if report.fix is not None and report.fix["safe"]]
+        fixed, count = fixing.applied(text, safe) if safe else (text, 0)
+        if count:
+            actions.append(action(FIX_ALL, lsp.CodeActionKind.SourceFixAll, uri, text, fixed, []))
+    return actions
+
+
+def action(
+    title: str, kind: str, uri: str, old: str, new: str, diagnostics: list[lsp.Diagnostic], preferred: bool = False
+) -> lsp.CodeAction:
+    return lsp.CodeAction(
+        title=title,
+        kind=kind,
+        diagnostics=diagnostics or None,
+        is_preferred=preferred or None,
+        edit=lsp.WorkspaceEdit(changes={uri: [text_edit(old, new)]}),
+    )
+
+
+def text_edit(old: str, new: str) -> lsp.TextEdit:
+    """One edit that turns ``old`` into ``new``: the lines between what they share at both ends."""
+    before, after = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    start = 0
+    while start < min(len(before), len(after)) and before[start] == after[start]:
+        start += 1
+    end = 0
+    while end < min(len(before), len(after)) - start and before[-1 - end] == after[-1 - end]:
+        end += 1
+    return lsp.TextEdit(
+        range=lsp.Range(start=lsp.Position(line=start, character=0), end=lsp.Position(line=len(before) - end, character=0)),
+        new_text="".join(after[start : len(after) - end]),
+    )
+
+
+def with_ignore(text: str, line: int, code: str) -> str:
+    """``text`` with ``# type: ignore[code]`` at the end of ``line`` (the code added to an
+    ignore comment already there)."""
+    lines = text.splitlines(keepends=True)
+    if line >= len(lines):
+        return text
+    written = lines[line]
+    body = written.rstrip("\r\n")
+    ending = written[len(body) :]
+    marker = "# type: ignore["
+    comment = comment_start(body)
+    if marker in body:
+        at = body.index(marker) + len(marker)
+        body = f"{body[:at]}{code}, {body[at:]}"
+    elif "# type: ignore" in body:
+        pass  # a bare ignore silences every code already
+    elif comment is not None:  # mypy reads an ignore only at the start of the comment
+        body = f"{body[:comment].rstrip()}  # type: ignore[{code}]  {body[comment:]}"
+    else:
+        body = f"{body}  # type: ignore[{code}]"
+    lines[line] = body + ending
+    return "".join(lines)
+
+
+def comment_start(line: str) -> int | None:
+    """Where the line's comment starts (not a ``#`` in a string); None without one, or where
+    the line does not tokenize alone (a part of a longer statement)."""
+    import io
+    import tokenize
+
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(line).readline):
+            if token.type == tokenize.COMMENT:
+                return token.start[1]
+    except (tokenize.TokenError, SyntaxError):
+        return line.index("#") if "#" in line and not any(quote in line for quote in "\"'") else None
+    return None
+
+
+def main() -> int:
+    """Serve over stdio; mypy's and the plugin's prints go to stderr, stdout carries the protocol."""
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr
+    server.start_io(stdin, stdout)
+    return 0
