@@ -123,6 +123,10 @@ def test_every_fix_of_the_cases_leaves_no_fixed_report_and_runs(
     assert {report["code"] for report in fixed} >= {"jax-immutable-array", "jax-discarded-update", "jax-unsupported-argument"}
     for file in sorted({report["file"] for report in fixed}):
         assert kinds(after, file) == kinds(before, file) - kinds(fixed, file), file
+        lines = (folder / file).read_text(encoding="utf-8").splitlines()
+        for report in (found for found in fixed if found["file"] == file and not found["fix"]["safe"]):
+            quoted = next(found for note in report["notes"] if (found := QUOTED.search(note)) is not None)
+            assert quoted.group(1) in lines[report["line"] - 1], (file, report["notes"])
         case: Case = CASES[int(file.removeprefix("case_").removesuffix(".py"))]
         if len(case.misuses) == 1 and case.runtime is None:
             error = run_snippet(case, tmp_path, (folder / file).read_text(encoding="utf-8"))
