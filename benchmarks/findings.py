@@ -91,6 +91,13 @@ TYPED_JIT_CAUSES: dict[tuple[str, int], tuple[str, str]] = {
         ),
     ),
     ("chex/_src/fake_test.py", 336): (LIMIT, "the same call with keywords"),
+    ("diffrax/_global_interpolation.py", 521): (
+        ANNOTATION,
+        (
+            "fill_forward (jitted) declares replace_nans_at_start as Shaped[Array, ...] | None; its caller passes its own "
+            "Shaped[ArrayLike, ...] | None, which jax.jit takes (a NumPy array or a number runs)"
+        ),
+    ),
     ("jaxopt/_src/levenberg_marquardt.py", 419): (
         LIMIT,
         (

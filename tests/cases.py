@@ -221,6 +221,13 @@ RULES = (
             raised_by_a_call=True,
         ),
         Rule(
+            "jax-vmap-axes",
+            re.compile(r"^main:(\d+): error: out_axes of jax\.vmap is .* each call raises ValueError  \[jax-vmap-axes\]$"),
+            "ValueError",
+            re.compile(r"^vmap out_axes specification must be a tree prefix of the corresponding value"),
+            raised_by_a_call=True,
+        ),
+        Rule(
             "jax-lax-structure",
             re.compile(r"^main:(\d+): error: .* JAX raises TypeError  \[jax-lax-structure\]$"),
             "TypeError",

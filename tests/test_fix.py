@@ -131,3 +131,38 @@ def test_every_fix_of_the_cases_leaves_no_fixed_report_and_runs(
         if len(case.misuses) == 1 and case.runtime is None:
             error = run_snippet(case, tmp_path, (folder / file).read_text(encoding="utf-8"))
             assert error is None, f"{case.name}, fixed, raised {error!r}"
+
+
+def keyword_fix(line: int, column: int, end_line: int, end_column: int, name: str, new: str = "", value: str = "") -> dict[str, Any]:
+    """A fix as the plugin records it: the call at the span (mypy's: columns in UTF-8 bytes)."""
+    span = {"line": line, "column": column, "end_line": end_line, "end_column": end_column}
+    return {"title": "", "safe": True, "edits": [{"kind": "keyword", **span, "text": new, "name": name, "value": value}]}
+
+
+@pytest.mark.parametrize(
+    ("text", "fix", "expected"),
+    [
+        # a call over lines in a file with Windows line endings: found, the endings kept
+        (
+            'y = jnp.array(\r\n    x,\r\n    order="F",\r\n)\r\n',
+            keyword_fix(1, 4, 4, 1, "order"),
+            "y = jnp.array(\r\n    x,\r\n)\r\n",
+        ),
+        # a form feed ends no line for mypy or LibCST
+        (
+            '# one\x0c two\ny = jnp.sort(x, kind="stable")\n',
+            keyword_fix(2, 4, 2, 30, "kind", "stable", "True"),
+            "# one\x0c two\ny = jnp.sort(x, stable=True)\n",
+        ),
+        # a comment after the comma before the keyword dropped: left as it is
+        ('y = jnp.array(\n    x,  # the data\n    order="F"\n)\n', keyword_fix(1, 4, 4, 1, "order"), None),
+        # text that does not parse (an editor's buffer while typing): nothing applied
+        ('y = jnp.sort(x, kind="stable"\n', keyword_fix(1, 4, 1, 29, "kind", "stable", "True"), None),
+        # the node at the span is not the one checked (the text changed since): nothing applied
+        ('y = jnp.sort(z, kind="stable")\nw = 1\n', keyword_fix(2, 4, 2, 30, "kind", "stable", "True"), None),
+    ],
+)
+def test_fixes_apply_to_the_node_as_written_or_not_at_all(text: str, fix: dict[str, Any], expected: str | None) -> None:
+    from mypy_plugin.lint import fixing
+
+    assert fixing.applied(text, [fix]) == ((text, 0) if expected is None else (expected, 1))

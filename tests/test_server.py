@@ -162,3 +162,28 @@ def test_without_jax_the_editor_is_told(without_jax: Path, tmp_path: Path) -> No
     [message] = asyncio.run(session())
     assert message.type == lsp.MessageType.Error
     assert message.message.startswith("jax-stubs: ") and "jax" in message.message and "pip install" in message.message, message
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("x = f()\n", "x = f()  # type: ignore[jax-prng-key]\n"),
+        ("x = f()\r\n", "x = f()  # type: ignore[jax-prng-key]\r\n"),
+        ("x = f()  # the key\n", "x = f()  # type: ignore[jax-prng-key]  # the key\n"),
+        ("x = f()  # type:ignore[misc]\n", "x = f()  # type:ignore[jax-prng-key, misc]\n"),
+        ("x = f()  # type: ignore\n", "x = f()  # type: ignore\n"),
+        ('x = f("#")\n', 'x = f("#")  # type: ignore[jax-prng-key]\n'),
+    ],
+)
+def test_the_ignore_action_writes_what_mypy_reads(text: str, expected: str) -> None:
+    from mypy_plugin.lint.server import with_ignore
+
+    assert with_ignore(text, 0, "jax-prng-key") == expected
+
+
+def test_an_edit_counts_lines_as_editors_do() -> None:
+    """A form feed ends no line: the edit replaces the fixed line, not the one after it."""
+    from mypy_plugin.lint.server import text_edit
+
+    edit = text_edit("# a\x0c b\nx[0] = 1\ny = 2\n", "# a\x0c b\nx = x.at[0].set(1)\ny = 2\n")
+    assert (edit.range.start.line, edit.range.end.line, edit.new_text) == (1, 2, "x = x.at[0].set(1)\n")

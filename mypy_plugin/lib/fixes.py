@@ -9,8 +9,7 @@ Spans are mypy's: lines from 1, columns from 0 counted in UTF-8 bytes of the lin
 ``ast`` offsets), end exclusive. An edit names what it replaces, so that the applier can find that
 node of a concrete syntax tree and keep everything around it (``lint/fixing.py``):
 
-- ``EXPRESSION`` / ``STATEMENT``: the expression or simple statement at the span, replaced by
-  ``text``;
+- ``STATEMENT``: the simple statement at the span, replaced by ``text``;
 - ``KEYWORD``: in the call at the span, the argument given by the keyword ``name``: renamed to
   ``text`` (its value kept, or replaced by ``value`` where one is given), or dropped where
   ``text`` is empty.
@@ -30,7 +29,6 @@ from mypy.errorcodes import ErrorCode
 from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface
 
-EXPRESSION: Final = "expression"
 STATEMENT: Final = "statement"
 KEYWORD: Final = "keyword"
 

@@ -57,3 +57,13 @@ LAX_SLICING: Final = "jax._src.lax.slicing."
 ENSURE_COMPILE_TIME_EVAL: Final = "jax._src.core.ensure_compile_time_eval"
 PARTIAL: Final = "functools.partial"
 NUMPY_UFUNC: Final = "numpy.ufunc"
+
+
+def called(node: object) -> str:
+    """The full name ``node`` refers to, or for a call the name of its callee (``@dataclass``
+    and ``@dataclass(frozen=True)`` both give ``dataclasses.dataclass``); empty for anything
+    else. Reads mypy's nodes without importing them, as the rest of this module does not."""
+    callee = getattr(node, "callee", None)
+    if callee is not None:
+        node = callee
+    return getattr(node, "fullname", "") or ""

@@ -16,16 +16,20 @@ from __future__ import annotations
 from typing import Final
 
 from mypy.nodes import (
+    CLASSDEF_NO_INFO,
     AssignmentStmt,
+    Block,
     CallExpr,
     ClassDef,
-    Decorator,
+    Expression,
     ExpressionStmt,
-    FuncDef,
+    ForStmt,
+    ListExpr,
     MypyFile,
     RefExpr,
     ReturnStmt,
     Statement,
+    TupleExpr,
     TypeInfo,
     Var,
 )
@@ -45,7 +49,7 @@ from mypy.types import (
     get_proper_type,
 )
 
-from mypy_plugin.lib import fullnames, mypy_internals, statements, transforms, types
+from mypy_plugin.lib import checked_module, fullnames, mypy_internals, statements, transforms, types
 from mypy_plugin.lib.types import members
 
 """What ``jax.jit`` returns in JAX's stubs (every supported release)."""
@@ -233,69 +237,74 @@ def untraceable(typ: Type) -> str | None:
 
 
 def never_a_pytree(info: TypeInfo, module: MypyFile) -> bool:
-    """Whether nothing can make an instance of ``info`` a pytree, so that ``jax.jit`` cannot
-    trace it as ``self``. ``jax.tree_util.register_pytree_node*``, ``register_dataclass``,
-    flax's and equinox's bases, a ``NamedTuple``, a metaclass or ``__init_subclass__`` all can;
-    so the class, its bases and its subclasses in ``module`` must be plain classes of
-    ``module`` (no decorator but ``dataclasses.dataclass``), and no call in the module may be
-    given one of them (``register_pytree_node(Model, ...)``, or a helper that registers it).
-    A subclass registered in another module is not seen."""
+    """Whether nothing in ``module`` can make an instance of ``info`` a pytree, so that
+    ``jax.jit`` cannot trace it as ``self``. ``jax.tree_util.register_pytree_node*``,
+    ``register_dataclass``, flax's and equinox's bases, a ``NamedTuple``, a metaclass or
+    ``__init_subclass__`` all can; so the class, its bases and its subclasses in ``module`` must
+    be plain classes of ``module`` (no decorator but ``dataclasses.dataclass``, no base of an
+    unresolved type), none of them given to a call written as a statement or listed in a
+    tuple or a list there (``register_pytree_node(Model, ...)``, ``for c in (A, B): register(c)``).
+    A registration in another module is not seen."""
     definitions, given = classes_and_registrations(module)
     family = [info] + [defn.info for defn in definitions if info in defn.info.mro[1:]]
     return all(plain_class(member, module.fullname) and member not in given for member in family)
 
 
 def plain_class(info: TypeInfo, module: str) -> bool:
-    """A class of ``module``, all of whose bases but ``object`` are plain classes of it too."""
+    """A class of ``module``, all of whose bases but ``object`` are plain classes of it too (an
+    unresolved base, ``Any`` to mypy, is left out of the MRO: ``fallback_to_any`` says so)."""
     *own, root = info.mro
-    return root.fullname == "builtins.object" and all(
+    return root.fullname == fullnames.OBJECT and all(
         base.module_name == module
+        and not base.fallback_to_any
+        and not base.is_named_tuple
         and base.declared_metaclass is None
         and "__init_subclass__" not in base.names
-        and all(decorator_fullname(decorator) == PLAIN_DECORATOR for decorator in base.defn.decorators)
+        and all(fullnames.called(decorator) == PLAIN_DECORATOR for decorator in base.defn.decorators)
         for base in own
     )
 
 
 def hashed_by_identity(info: TypeInfo) -> bool:
     """Whether instances of ``info`` hash by identity (``object.__hash__``): no class on the way
-    defines ``__eq__`` or ``__hash__`` or is a dataclass (whose ``__eq__`` unsets the hash)."""
+    is decorated (a dataclass's ``__eq__`` unsets the hash) or defines ``__eq__`` or ``__hash__``."""
     return all(not base.defn.decorators and not {"__eq__", "__hash__"} & base.names.keys() for base in info.mro[:-1])
 
 
-def decorator_fullname(decorator: object) -> str:
-    """``dataclasses.dataclass`` for ``@dataclass`` and ``@dataclass(frozen=True)``."""
-    if isinstance(decorator, CallExpr):
-        decorator = decorator.callee
-    return decorator.fullname if isinstance(decorator, RefExpr) else ""
-
-
 def classes_and_registrations(module: MypyFile) -> tuple[list[ClassDef], set[TypeInfo]]:
-    """The module's class definitions, at any depth, and the classes its calls written as
-    statements are given (``register_pytree_node(Model, ...)``, ``x = register(Model)``,
-    ``return register(Model)``; not ``isinstance``), or its class decorators."""
+    """The module's class definitions mypy analysed, at any depth (not in a block it found
+    unreachable), and the classes a statement may register: given to a call written as a
+    statement (``register_pytree_node(Model, ...)``, ``x = register(Model)``, ``return
+    register(Model)``; not to ``isinstance``), itself or in a tuple or a list, or listed in a
+    ``for`` loop's source."""
     definitions: list[ClassDef] = []
     given: set[TypeInfo] = set()
-    pending: list[list[Statement]] = [module.defs]
+    pending: list[Statement] = list(module.defs)
     while pending:
-        for statement in pending.pop():
-            pending.extend(inner.body for inner in statements.compound_blocks(statement))
-            if isinstance(statement, Decorator):
-                statement = statement.func
-            if isinstance(statement, FuncDef):
-                pending.append(statement.body.body)
-            elif isinstance(statement, ClassDef):
-                definitions.append(statement)
-                pending.append(statement.defs.body)
-            expression = (
-                statement.expr
-                if isinstance(statement, (ExpressionStmt, ReturnStmt))
-                else statement.rvalue
-                if isinstance(statement, AssignmentStmt)
-                else None
-            )
-            if isinstance(expression, CallExpr) and not (
-                isinstance(expression.callee, RefExpr) and expression.callee.fullname in READ_ONLY
-            ):
-                given.update(arg.node for arg in expression.args if isinstance(arg, RefExpr) and isinstance(arg.node, TypeInfo))
+        statement = pending.pop()
+        if isinstance(statement, Block) and statement.is_unreachable:
+            continue
+        pending.extend(
+            inner
+            for block in (*statements.compound_blocks(statement), *checked_module.definition_blocks(statement))
+            if not block.is_unreachable
+            for inner in block.body
+        )
+        if isinstance(statement, ClassDef) and statement.info is not CLASSDEF_NO_INFO:
+            definitions.append(statement)
+        values: list[Expression] = []
+        if isinstance(statement, ForStmt):
+            values.append(statement.expr)
+        expression = (
+            statement.expr
+            if isinstance(statement, (ExpressionStmt, ReturnStmt))
+            else statement.rvalue
+            if isinstance(statement, AssignmentStmt)
+            else None
+        )
+        if isinstance(expression, CallExpr) and fullnames.called(expression) not in READ_ONLY:
+            values += expression.args
+        for value in values:
+            items = value.items if isinstance(value, (TupleExpr, ListExpr)) else [value]
+            given.update(item.node for item in items if isinstance(item, RefExpr) and isinstance(item.node, TypeInfo))
     return definitions, given

@@ -119,6 +119,19 @@ def differ(a: Structure, b: Structure) -> bool:
     return a != b
 
 
+def not_a_prefix(spec: Structure, value: Structure) -> bool:
+    """Whether ``spec`` (an axes option such as ``jax.vmap``'s ``out_axes``: ints and ``None``
+    are its leaves) certainly is not a tree prefix of ``value``: a node where the value has a
+    leaf or ``None``, or a node of another kind, length or keys; an unknown part is a prefix."""
+    if not isinstance(spec, Node) or value is None:
+        return False
+    if not isinstance(value, Node):
+        return True
+    if (spec.kind, len(spec.items), spec.keys) != (value.kind, len(value.items), value.keys):
+        return True
+    return any(not_a_prefix(a, b) for a, b in zip(spec.items, value.items))
+
+
 def describe(structure: Structure) -> str:
     """A structure as a message names it: ``a tuple of 2 items``, ``None``."""
     if structure == LEAF:

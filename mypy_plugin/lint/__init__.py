@@ -178,23 +178,25 @@ def fix(
         checking.forget_cache(found.root)
         checked = checking.check(targets, found)
         reports = visible(checked, found)
+    left: set[str] = set()  # files left as they were: not tried again
     for _ in range(ROUNDS):
         chosen: dict[str, list[dict[str, object]]] = {}
         for report in reports:
-            if report.fix is not None and (report.fix["safe"] or request.unsafe):
+            if report.fix is not None and (report.fix["safe"] or request.unsafe) and report.file not in left:
                 chosen.setdefault(report.file, []).append(report.fix)
         written: dict[str, tuple[str, int]] = {}
         for file, fixes in sorted(chosen.items()):
-            old = Path(file).read_text(encoding="utf-8")
+            old = fixing.read(file)
             new, count = fixing.applied(old, fixes)
             if count and not fixing.compiles(new, file):
+                left.add(file)
                 fixed.kept.append(f"{file} left as it was: the fixed text would not compile")
             elif count:
                 written[file] = (old, count)
                 if request.diff:
                     fixed.diffs.append(fixing.diff(file, old, new))
                 else:
-                    Path(file).write_text(new, encoding="utf-8")
+                    fixing.write(file, new)
         if not written:
             break
         if request.diff:
@@ -207,8 +209,9 @@ def fix(
         else:
             after_reports = visible(after, found)
         brought = fixing.brought(reports, after_reports, set(written)) if after.stopped_at is None else set(written)
+        left |= brought
         for file in sorted(brought):
-            Path(file).write_text(written[file][0], encoding="utf-8")
+            fixing.write(file, written[file][0])
             fixed.kept.append(f"{file} left as it was: its fixes would bring a report it did not have")
         if brought:
             after = checking.check(targets, found)

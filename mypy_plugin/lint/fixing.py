@@ -18,6 +18,7 @@ import difflib
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Final
@@ -95,18 +96,37 @@ def offered(store: Store, keys: Iterable[Key]) -> tuple[dict[Key, dict[str, Any]
     return found, unknown
 
 
+LINE_END: Final = re.compile(r"\r\n|\r|\n")
+"""Where lines end, for mypy, LibCST and the Language Server Protocol alike (``str.splitlines``
+also splits at form feeds and Unicode separators, which these do not)."""
+
+
+def lines_of(text: str) -> list[str]:
+    """The lines of ``text``, each with its ending."""
+    found, start = [], 0
+    for end in LINE_END.finditer(text):
+        found.append(text[start : end.end()])
+        start = end.end()
+    if start < len(text):
+        found.append(text[start:])
+    return found
+
+
 def applied(text: str, fixes: list[dict[str, Any]]) -> tuple[str, int]:
     """``text`` with as many of ``fixes`` applied as find their nodes and do not overlap an
-    earlier one; how many were."""
+    earlier one; how many were (none where ``text`` does not parse)."""
     import libcst as cst
     from libcst.metadata import MetadataWrapper, PositionProvider
 
-    module = cst.parse_module(text)
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError:
+        return text, 0
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     nodes: dict[tuple[int, int], list[cst.CSTNode]] = {}
     for node, where in wrapper.resolve(PositionProvider).items():
         nodes.setdefault((where.start.line, where.start.column), []).append(node)
-    lines = text.splitlines()
+    lines = lines_of(text)
     replacements: dict[cst.CSTNode, cst.CSTNode] = {}
     taken: list[tuple[int, int, int, int]] = []
     count = 0
@@ -114,7 +134,7 @@ def applied(text: str, fixes: list[dict[str, Any]]) -> tuple[str, int]:
         made: dict[cst.CSTNode, cst.CSTNode] = {}
         for edit in fix["edits"]:
             span = char_span(lines, edit)
-            written = spanned(lines, span) if span else None
+            written = spanned(text, lines, span) if span else None
             starting = nodes.get(span[:2], []) if span else []
             target = next((found for found in starting if fits(found, edit["kind"]) and code_of(module, found) == written), None)
             if span is None or target is None or any(overlaps(span, other) for other in taken):
@@ -144,12 +164,13 @@ def char_span(lines: list[str], edit: dict[str, Any]) -> tuple[int, int, int, in
     return line, chars(line, column), end_line, chars(end_line, end_column)
 
 
-def spanned(lines: list[str], span: tuple[int, int, int, int]) -> str:
-    """The text of ``lines`` in the span (lines from 1, columns in characters, end exclusive)."""
+def spanned(text: str, lines: list[str], span: tuple[int, int, int, int]) -> str:
+    """The text in the span (lines from 1, columns in characters, end exclusive), as written."""
     line, column, end_line, end_column = span
-    if line == end_line:
-        return lines[line - 1][column:end_column]
-    return "\n".join([lines[line - 1][column:], *lines[line : end_line - 1], lines[end_line - 1][:end_column]])
+    starts = [0]
+    for written in lines:
+        starts.append(starts[-1] + len(written))
+    return text[starts[line - 1] + column : starts[end_line - 1] + end_column]
 
 
 def code_of(module: Any, node: Any) -> str:
@@ -171,8 +192,8 @@ def fits(node: Any, kind: str) -> bool:
 
     from mypy_plugin.lib import fixes
 
-    wanted = {fixes.EXPRESSION: cst.BaseExpression, fixes.STATEMENT: cst.BaseSmallStatement, fixes.KEYWORD: cst.Call}[kind]
-    return isinstance(node, wanted)
+    wanted = {fixes.STATEMENT: cst.BaseSmallStatement, fixes.KEYWORD: cst.Call}.get(kind)
+    return wanted is not None and isinstance(node, wanted)
 
 
 def replacement(node: Any, edit: dict[str, Any]) -> Any:
@@ -182,8 +203,6 @@ def replacement(node: Any, edit: dict[str, Any]) -> Any:
     from mypy_plugin.lib import fixes
 
     try:
-        if edit["kind"] == fixes.EXPRESSION:
-            return cst.parse_expression(edit["text"])
         if edit["kind"] == fixes.STATEMENT:
             line = cst.parse_statement(edit["text"] + "\n")
             if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
@@ -208,6 +227,9 @@ def with_keyword(call: Any, name: str, new: str, value: str) -> Any:
     else:
         last = args.pop(index)
         if index == len(args) and args:  # the last one dropped: the one before ends the list as it did
+            comma = args[-1].comma
+            if isinstance(comma, cst.Comma) and "#" in cst.Module([]).code_for_node(comma):
+                return None  # a comment after the comma before it: dropping would lose it
             args[-1] = args[-1].with_changes(comma=last.comma)
     return call.with_changes(args=args)
 
@@ -239,7 +261,18 @@ def brought(before: list[Any], after: list[Any], files: set[str]) -> set[str]:
 
 def diff(file: str, old: str, new: str) -> str:
     """A unified diff, as ``git diff`` and ruff's ``--diff`` print one."""
-    return "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{file}", f"b/{file}"))
+    return "".join(difflib.unified_diff(lines_of(old), lines_of(new), f"a/{file}", f"b/{file}"))
+
+
+def read(file: str) -> str:
+    """A file's text with its line endings as they are (``\r\n`` stays)."""
+    with open(file, encoding="utf-8", newline="") as opened:
+        return opened.read()
+
+
+def write(file: str, text: str) -> None:
+    with open(file, "w", encoding="utf-8", newline="") as opened:
+        opened.write(text)
 
 
 def compiles(text: str, file: str) -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 import threading
 from pathlib import Path
@@ -38,6 +39,9 @@ CHANGE_DELAY: Final = 0.4
 SHADOWS: Final = "lsp"
 """The folder of lint's cache that holds the editor's unsaved texts."""
 FIX_ALL: Final = "Fix all safe JAX fixes"
+IGNORE: Final = re.compile(r"#\s*type:\s*ignore")
+IGNORE_WITH_CODES: Final = re.compile(r"#\s*type:\s*ignore\[")
+"""An ignore comment as mypy reads one (spaces are optional)."""
 
 
 class JaxServer(LanguageServer):
@@ -53,6 +57,13 @@ class JaxServer(LanguageServer):
         self.reports: dict[str, list[Any]] = {}
         self.waiting: dict[str, asyncio.Task[None]] = {}
         self.lock = threading.Lock()
+        self.said: set[str] = set()
+
+    def say_once(self, problem: str) -> None:
+        """A message the editor shows, once per session for each problem."""
+        if problem not in self.said:
+            self.said.add(problem)
+            self.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Error, message=f"jax-stubs: {problem}"))
 
 
 server = JaxServer()
@@ -73,7 +84,7 @@ def initialized(ls: JaxServer, params: lsp.InitializedParams) -> None:
         except settings.SettingsError as error:
             ls.problem = str(error)
     if ls.problem is not None:
-        ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Error, message=f"jax-stubs: {ls.problem}"))
+        ls.say_once(ls.problem)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
@@ -111,10 +122,12 @@ async def check_later(ls: JaxServer, uri: str, delay: float) -> None:
     if ls.problem is not None or ls.root is None:
         return
     document = ls.workspace.get_text_document(uri)
-    if document.path is None or not document.path.endswith((".py", ".pyi")):
-        return
+    if not document.path or not document.path.endswith((".py", ".pyi")) or not inside(ls.root, document.path):
+        return  # another project's file, or one of an installed package: not this project's to check
     text, version = document.source, document.version
-    reports = await asyncio.to_thread(check_text, ls, document.path, text)
+    reports, problem = await asyncio.to_thread(check_text, ls, document.path, text)
+    if problem is not None:
+        ls.say_once(problem)
     if ls.workspace.get_text_document(uri).version != version:
         return  # changed while mypy ran: the check waiting now answers
     ls.reports[uri] = reports
@@ -122,8 +135,17 @@ async def check_later(ls: JaxServer, uri: str, delay: float) -> None:
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version))
 
 
-def check_text(ls: JaxServer, path: str, text: str) -> list[Any]:
-    """The reports of lint for the file at ``path`` holding ``text``."""
+def inside(root: Path, path: str) -> bool:
+    """Whether ``path`` is in the project's folder (the editor may open any file)."""
+    try:
+        return Path(path).resolve().is_relative_to(root.resolve())
+    except (OSError, ValueError):
+        return False
+
+
+def check_text(ls: JaxServer, path: str, text: str) -> tuple[list[Any], str | None]:
+    """The reports of lint for the file at ``path`` (inside the root) holding ``text``, or why
+    it cannot check."""
     from mypy_plugin.lint import checking, visible
 
     assert ls.root is not None
@@ -135,18 +157,19 @@ def check_text(ls: JaxServer, path: str, text: str) -> list[Any]:
         try:
             checked = checking.check([file], ls.settings, {file: str(shadow)})
         except checking.CannotCheck as error:
-            ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Error, message=f"jax-stubs: {error}"))
-            return []
+            return [], str(error)
     if checked.stopped_at is not None:
-        return []  # a syntax error: the editor's own Python support shows it
-    return [report for report in visible(checked, ls.settings) if os.path.normpath(report.file) == os.path.normpath(file)]
+        return [], None  # a syntax error: the editor's own Python support shows it
+    return [report for report in visible(checked, ls.settings) if os.path.normpath(report.file) == os.path.normpath(file)], None
 
 
 def diagnostic(report: Any, text: str) -> lsp.Diagnostic:
     """The report as the editor shows it: on its line from its column to the line's end."""
-    lines = text.splitlines()
+    from mypy_plugin.lint import fixing
+
+    lines = fixing.lines_of(text)
     line = max(report.line - 1, 0)
-    written = lines[line] if line < len(lines) else ""
+    written = lines[line].rstrip("\r\n") if line < len(lines) else ""
     start = utf16_column(written, max(report.column - 1, 0))
     end = max(utf16_column(written, len(written.rstrip().encode("utf-8"))), start)
     return lsp.Diagnostic(
@@ -211,7 +234,9 @@ def action(
 
 def text_edit(old: str, new: str) -> lsp.TextEdit:
     """One edit that turns ``old`` into ``new``: the lines between what they share at both ends."""
-    before, after = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    from mypy_plugin.lint import fixing
+
+    before, after = fixing.lines_of(old), fixing.lines_of(new)
     start = 0
     while start < min(len(before), len(after)) and before[start] == after[start]:
         start += 1
@@ -227,18 +252,19 @@ def text_edit(old: str, new: str) -> lsp.TextEdit:
 def with_ignore(text: str, line: int, code: str) -> str:
     """``text`` with ``# type: ignore[code]`` at the end of ``line`` (the code added to an
     ignore comment already there)."""
-    lines = text.splitlines(keepends=True)
+    from mypy_plugin.lint import fixing
+
+    lines = fixing.lines_of(text)
     if line >= len(lines):
         return text
     written = lines[line]
     body = written.rstrip("\r\n")
     ending = written[len(body) :]
-    marker = "# type: ignore["
     comment = comment_start(body)
-    if marker in body:
-        at = body.index(marker) + len(marker)
-        body = f"{body[:at]}{code}, {body[at:]}"
-    elif "# type: ignore" in body:
+    listed = IGNORE_WITH_CODES.search(body)
+    if listed is not None:
+        body = f"{body[: listed.end()]}{code}, {body[listed.end() :]}"
+    elif IGNORE.search(body):
         pass  # a bare ignore silences every code already
     elif comment is not None:  # mypy reads an ignore only at the start of the comment
         body = f"{body[:comment].rstrip()}  # type: ignore[{code}]  {body[comment:]}"

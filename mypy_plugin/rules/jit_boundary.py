@@ -123,7 +123,7 @@ REFER_INSIDE: Final = (
 class Wrapping:
     """One application of ``jax.jit``: the function it wraps (its type), the options written by
     name (None when some are given otherwise: ``**options``, by position), where to report, and
-    and the method where the function is one in a class body (None for a function)."""
+    the method where the function is one in a class body (None for a function)."""
 
     __slots__ = ("function", "options", "context", "method")
 

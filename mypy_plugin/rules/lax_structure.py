@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from mypy.nodes import CallExpr, Expression, FuncItem, LambdaExpr, ListExpr, RefExpr, TupleExpr
+from mypy.nodes import CallExpr, Expression, FuncItem, LambdaExpr, ListExpr, TupleExpr
 from mypy.plugin import FunctionContext
 from mypy.types import Type
 
@@ -67,7 +67,7 @@ def on_loop(ctx: FunctionContext) -> Type:
     initial carry."""
     call = ctx.context
     tree = mypy_internals.module_tree(ctx.api)
-    fullname = callee_fullname(call)
+    fullname = fullnames.called(call)
     if not isinstance(call, CallExpr) or tree is None or fullname not in LOOPS:
         return ctx.default_return_type
     printed, body_at, init_at, carry_position = LOOPS[fullname]
@@ -100,7 +100,7 @@ def on_branches(ctx: FunctionContext) -> Type:
     """``jax.lax.cond`` or ``switch``: what each branch returns, against each other."""
     call = ctx.context
     tree = mypy_internals.module_tree(ctx.api)
-    fullname = callee_fullname(call)
+    fullname = fullnames.called(call)
     if not isinstance(call, CallExpr) or tree is None or fullname not in BRANCHES:
         return ctx.default_return_type
     printed, places, first_operand = BRANCHES[fullname]
@@ -145,10 +145,6 @@ def branch_structure(ctx: FunctionContext, call: CallExpr, function: FuncItem, o
     returns = Returns(function, given).read()
     found = {found for _, found in returns}
     return found.pop() if len(found) == 1 else None
-
-
-def callee_fullname(call: object) -> str | None:
-    return call.callee.fullname if isinstance(call, CallExpr) and isinstance(call.callee, RefExpr) else None
 
 
 def carry_of(returned: Structure) -> Structure:
