@@ -98,12 +98,10 @@ def run(paths: list[str], form: str, request: FixRequest | None = None) -> int:
         found = settings.read(Path.cwd(), codes())
         targets = [os.path.relpath(os.path.abspath(path), found.root) for path in paths]
         os.chdir(found.root)
-        checked = checking.check(targets, found)
-        if checked.stopped_at is None:
-            reports = visible(checked, found)
-            fixed = Fixed()
-            if request.apply:
-                checked, reports = fix(targets, found, checked, reports, request, fixed)
+        checked, reports = checked_and_shown(targets, found)
+        fixed = Fixed()
+        if request.apply and checked.stopped_at is None:
+            checked, reports = fix(targets, found, checked, reports, request, fixed)
     except (settings.SettingsError, checking.CannotCheck) as error:
         say(str(error))
         return 2
@@ -131,6 +129,17 @@ def run(paths: list[str], form: str, request: FixRequest | None = None) -> int:
     except BrokenPipeError:  # the reader stopped reading (| head): the status stands
         pass
     return 1 if reports or (request.diff and fixed.diffs) else 0
+
+
+def checked_and_shown(
+    targets: list[str], found: settings.Settings, shadows: dict[str, str] | None = None
+) -> tuple[checking.Checked, list[output.Report]]:
+    """One check of ``targets`` (``shadows`` as ``checking.check`` takes them), and the reports
+    it shows (none where mypy stopped)."""
+    from mypy_plugin.lint import checking
+
+    checked = checking.check(targets, found, shadows)
+    return checked, visible(checked, found) if checked.stopped_at is None else []
 
 
 def visible(checked: checking.Checked, found: settings.Settings) -> list[output.Report]:
@@ -176,8 +185,7 @@ def fix(
     unknown = fixing.offered(checked.fixes, [report.key for report in reports])[1] if checked.fixes is not None else set()
     if unknown:  # mypy's cache holds files whose fixes were not kept (the store deleted): check them anew
         checking.forget_cache(found.root)
-        checked = checking.check(targets, found)
-        reports = visible(checked, found)
+        checked, reports = checked_and_shown(targets, found)
     left: set[str] = set()  # files left as they were: not tried again
     for _ in range(ROUNDS):
         chosen: dict[str, list[dict[str, object]]] = {}
@@ -203,19 +211,14 @@ def fix(
             fixed.count += sum(count for _, count in written.values())
             fixed.files.update(written)
             break
-        after = checking.check(targets, found)
-        if after.stopped_at is not None:
-            after_reports: list[output.Report] = []
-        else:
-            after_reports = visible(after, found)
+        after, after_reports = checked_and_shown(targets, found)
         brought = fixing.brought(reports, after_reports, set(written)) if after.stopped_at is None else set(written)
         left |= brought
         for file in sorted(brought):
             fixing.write(file, written[file][0])
             fixed.kept.append(f"{file} left as it was: its fixes would bring a report it did not have")
         if brought:
-            after = checking.check(targets, found)
-            after_reports = visible(after, found) if after.stopped_at is None else []
+            after, after_reports = checked_and_shown(targets, found)
         fixed.count += sum(count for file, (_, count) in written.items() if file not in brought)
         fixed.files.update(file for file in written if file not in brought)
         checked, reports = after, after_reports

@@ -1,8 +1,8 @@
 """``jax-stubs lint --fix``: the fixes the reports offer, applied through a concrete syntax tree.
 
 The plugin records each fix as edits to spans of the file (``lib/fixes.py``). Here each edit
-finds the node of LibCST's tree that spans exactly what the edit names (an expression, a simple
-statement, or a call whose keyword argument changes) and replaces that node alone, so comments,
+finds the node of LibCST's tree that spans exactly what the edit names (a simple statement, or a
+call whose keyword argument changes) and replaces that node alone, so comments,
 blank lines and layout around it stay as they were. A fix whose node is not found is not applied
 (the file changed since it was checked, or the span is not one node); a file whose fixed text
 would not compile is left as it was.
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import io
 import json
 import os
-import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Final
@@ -96,20 +96,11 @@ def offered(store: Store, keys: Iterable[Key]) -> tuple[dict[Key, dict[str, Any]
     return found, unknown
 
 
-LINE_END: Final = re.compile(r"\r\n|\r|\n")
-"""Where lines end, for mypy, LibCST and the Language Server Protocol alike (``str.splitlines``
-also splits at form feeds and Unicode separators, which these do not)."""
-
-
 def lines_of(text: str) -> list[str]:
-    """The lines of ``text``, each with its ending."""
-    found, start = [], 0
-    for end in LINE_END.finditer(text):
-        found.append(text[start : end.end()])
-        start = end.end()
-    if start < len(text):
-        found.append(text[start:])
-    return found
+    """The lines of ``text``, each with its ending: lines end at ``\r\n``, ``\r`` or ``\n``,
+    for mypy, LibCST and the Language Server Protocol alike (``str.splitlines`` also splits at
+    form feeds and Unicode separators, which these do not)."""
+    return io.StringIO(text, newline="").readlines()
 
 
 def applied(text: str, fixes: list[dict[str, Any]]) -> tuple[str, int]:
@@ -127,29 +118,35 @@ def applied(text: str, fixes: list[dict[str, Any]]) -> tuple[str, int]:
     for node, where in wrapper.resolve(PositionProvider).items():
         nodes.setdefault((where.start.line, where.start.column), []).append(node)
     lines = lines_of(text)
+    starts = [0]
+    for written in lines:
+        starts.append(starts[-1] + len(written))
     replacements: dict[cst.CSTNode, cst.CSTNode] = {}
     taken: list[tuple[int, int, int, int]] = []
     count = 0
     for fix in sorted(fixes, key=lambda fix: [(edit["line"], edit["column"]) for edit in fix["edits"]]):
-        made: dict[cst.CSTNode, cst.CSTNode] = {}
+        made: dict[cst.CSTNode, cst.CSTNode] = {}  # edits of one call build on each other
+        spans = []
         for edit in fix["edits"]:
             span = char_span(lines, edit)
-            written = spanned(text, lines, span) if span else None
-            starting = nodes.get(span[:2], []) if span else []
-            target = next((found for found in starting if fits(found, edit["kind"]) and code_of(module, found) == written), None)
-            if span is None or target is None or any(overlaps(span, other) for other in taken):
+            if span is None or any(overlaps(span, other) for other in taken):
                 break
-            new = replacement(made.get(target) or replacements.get(target) or target, edit)
-            if new is None:
+            line, column, end_line, end_column = span
+            written = text[starts[line - 1] + column : starts[end_line - 1] + end_column]
+            starting = nodes.get((line, column), [])
+            target = next((found for found in starting if fits(found, edit["kind"]) and code_of(module, found) == written), None)
+            new = replacement(made.get(target) or target, edit) if target is not None else None
+            if target is None or new is None:
                 break
             made[target] = new
+            spans.append(span)
         else:
-            taken += [span for edit in fix["edits"] if (span := char_span(lines, edit)) is not None and span not in taken]
+            taken += spans
             replacements.update(made)
             count += 1
     if not replacements:
         return text, 0
-    return module.visit(Replacer(replacements)).code, count
+    return module.visit(replacer(replacements)).code, count
 
 
 def char_span(lines: list[str], edit: dict[str, Any]) -> tuple[int, int, int, int] | None:
@@ -162,15 +159,6 @@ def char_span(lines: list[str], edit: dict[str, Any]) -> tuple[int, int, int, in
         return len(lines[number - 1].encode("utf-8")[:offset].decode("utf-8", errors="ignore"))
 
     return line, chars(line, column), end_line, chars(end_line, end_column)
-
-
-def spanned(text: str, lines: list[str], span: tuple[int, int, int, int]) -> str:
-    """The text in the span (lines from 1, columns in characters, end exclusive), as written."""
-    line, column, end_line, end_column = span
-    starts = [0]
-    for written in lines:
-        starts.append(starts[-1] + len(written))
-    return text[starts[line - 1] + column : starts[end_line - 1] + end_column]
 
 
 def code_of(module: Any, node: Any) -> str:
@@ -234,18 +222,17 @@ def with_keyword(call: Any, name: str, new: str, value: str) -> Any:
     return call.with_changes(args=args)
 
 
-class Replacer:
-    """Replaces given nodes of a tree (LibCST's transformer protocol, built on demand)."""
+def replacer(replacements: dict[Any, Any]) -> Any:
+    """A LibCST transformer that puts each given node's replacement in its place (defined here,
+    so that LibCST is imported only where a fix is applied)."""
+    import libcst as cst
 
-    def __new__(cls, replacements: dict[Any, Any]) -> Any:
-        import libcst as cst
+    class Replacer(cst.CSTTransformer):
+        def on_leave(self, original_node: Any, updated_node: Any) -> Any:
+            found = replacements.get(original_node)
+            return updated_node if found is None else found
 
-        class NodeReplacer(cst.CSTTransformer):
-            def on_leave(self, original_node: Any, updated_node: Any) -> Any:
-                found = replacements.get(original_node)
-                return updated_node if found is None else found
-
-        return NodeReplacer()
+    return Replacer()
 
 
 def brought(before: list[Any], after: list[Any], files: set[str]) -> set[str]:

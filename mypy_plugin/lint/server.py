@@ -118,6 +118,8 @@ def schedule(ls: JaxServer, uri: str, delay: float) -> None:
 
 
 async def check_later(ls: JaxServer, uri: str, delay: float) -> None:
+    from mypy_plugin.lint import fixing
+
     await asyncio.sleep(delay)
     if ls.problem is not None or ls.root is None:
         return
@@ -131,7 +133,8 @@ async def check_later(ls: JaxServer, uri: str, delay: float) -> None:
     if ls.workspace.get_text_document(uri).version != version:
         return  # changed while mypy ran: the check waiting now answers
     ls.reports[uri] = reports
-    diagnostics = [diagnostic(report, text) for report in reports]
+    lines = fixing.lines_of(text)
+    diagnostics = [diagnostic(report, lines) for report in reports]
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version))
 
 
@@ -146,7 +149,7 @@ def inside(root: Path, path: str) -> bool:
 def check_text(ls: JaxServer, path: str, text: str) -> tuple[list[Any], str | None]:
     """The reports of lint for the file at ``path`` (inside the root) holding ``text``, or why
     it cannot check."""
-    from mypy_plugin.lint import checking, visible
+    from mypy_plugin.lint import checked_and_shown, checking
 
     assert ls.root is not None
     file = os.path.relpath(path, ls.root)
@@ -155,19 +158,15 @@ def check_text(ls: JaxServer, path: str, text: str) -> tuple[list[Any], str | No
         shadow.parent.mkdir(parents=True, exist_ok=True)
         shadow.write_text(text, encoding="utf-8")
         try:
-            checked = checking.check([file], ls.settings, {file: str(shadow)})
+            _, reports = checked_and_shown([file], ls.settings, {file: str(shadow)})  # none where mypy stopped: a syntax error
         except checking.CannotCheck as error:
             return [], str(error)
-    if checked.stopped_at is not None:
-        return [], None  # a syntax error: the editor's own Python support shows it
-    return [report for report in visible(checked, ls.settings) if os.path.normpath(report.file) == os.path.normpath(file)], None
+    return [report for report in reports if os.path.normpath(report.file) == os.path.normpath(file)], None
 
 
-def diagnostic(report: Any, text: str) -> lsp.Diagnostic:
-    """The report as the editor shows it: on its line from its column to the line's end."""
-    from mypy_plugin.lint import fixing
-
-    lines = fixing.lines_of(text)
+def diagnostic(report: Any, lines: list[str]) -> lsp.Diagnostic:
+    """The report as the editor shows it: on its line (of ``lines``, the document's) from its
+    column to the line's end."""
     line = max(report.line - 1, 0)
     written = lines[line].rstrip("\r\n") if line < len(lines) else ""
     start = utf16_column(written, max(report.column - 1, 0))

@@ -288,7 +288,7 @@ def check_receiver(api: CheckerPluginInterface, method: Decorator, function: Cal
 
 def classmethod_outside(method: Decorator) -> bool:
     """Whether ``@classmethod`` is written above ``jax.jit`` (so ``jax.jit`` is given the class)."""
-    written = [getattr(node, "fullname", None) for node in method.original_decorators]
+    written = [fullnames.called(node) for node in method.original_decorators]
     return "builtins.classmethod" in written and written.index("builtins.classmethod") < method.original_decorators.index(
         method.decorators[0]
     )

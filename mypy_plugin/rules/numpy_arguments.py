@@ -357,14 +357,13 @@ def report_argument(api: CheckerPluginInterface, call: CallExpr, arg: Expression
 def keyword_fix(call: CallExpr, found: list[tuple[Unsupported, Type]]) -> Fix | None:
     """One fix for the keywords of one report, where each is given by keyword and has a fix
     that keeps the meaning, and no new keyword is given already."""
-    made = [check.fix(call, check.parameter, typ) if check.fix is not None else None for check, typ in found]
-    if not made or any(fix is None for fix in made):
+    made = [fix for check, typ in found if check.fix is not None and (fix := check.fix(call, check.parameter, typ)) is not None]
+    if not found or len(made) != len(found):
         return None
-    edits = [edit for fix in made if fix is not None for edit in fix.edits]
+    edits = [edit for fix in made for edit in fix.edits]
     if any(edit.name not in call.arg_names or edit.text in call.arg_names for edit in edits):
         return None
-    titles = [fix.title for fix in made if fix is not None]
-    return Fix("; ".join(titles), True, edits)
+    return Fix("; ".join(fix.title for fix in made), True, edits)
 
 
 def report_removed(api: CheckerPluginInterface, call: CallExpr, removed: list[tuple[Unsupported, Expression, Type]], callee: str) -> None:
