@@ -517,6 +517,12 @@ class Walk:
 
     # Sites
 
+    def proven(self, node: Expression, env: Env) -> None:
+        """A local name that a use has just proven a tracer (``x > 0``, ``x.sum()`` of a
+        ``CANDIDATE``: a list or a dict raises there) holds one from here on this path."""
+        if isinstance(node, NameExpr) and node.kind == LDEF and node.name not in self.outside and env.get(node.name) in (CANDIDATE, ITEM):
+            env[node.name] = TRACED
+
     def site(self, kind: str, node: Expression, value: Expression, construct: str, callee: str = "", raises: str = "") -> None:
         if self.guarded or (self.transformed.differentiated and not raises_under_grad(kind, construct)):
             return
@@ -784,12 +790,12 @@ class Walk:
         states = [self.value(operand, env) for operand in node.operands]
         if any(op in ("is", "is not", "in", "not in") for op in node.operators):
             return None
-        pairs = [
-            staged_by_operation(a)
-            or staged_by_operation(b)
-            or (op in ORDER_OPERATORS and CANDIDATE in (a, b) and ordered(a, b, left, right))
-            for op, a, b, left, right in zip(node.operators, states, states[1:], node.operands, node.operands[1:])
-        ]
+        pairs = []
+        for op, a, b, left, right in zip(node.operators, states, states[1:], node.operands, node.operands[1:]):
+            proof = op in ORDER_OPERATORS and CANDIDATE in (a, b) and ordered(a, b, left, right)
+            if proof:
+                self.proven(left if a == CANDIDATE else right, env)
+            pairs.append(staged_by_operation(a) or staged_by_operation(b) or proof)
         if len(pairs) > 1 and pairs[0]:
             self.site(BOOL, node, node, "a chained comparison")
         return MASK if any(pairs) else None
@@ -803,6 +809,8 @@ class Walk:
                 self.site(SLICE, node, traced_part, "slicing")
             return TRACED if staged_by_operation(base) else None
         index = self.value(node.index, env)
+        if base == CANDIDATE and isinstance(node.base, NameExpr):
+            base = self.value(node.base, env)  # the index may have proven it an array: "x[x > 0]"
         if index == MASK and staged_by_operation(base):
             self.site(BOOLEAN_MASK, node, node.index, "indexing")
         if holds_tracers(index) and python_sequence(node.base):
@@ -833,6 +841,7 @@ class Walk:
         traced_args = any(holds_tracers(state) for state in args)
         if receiver in (CANDIDATE, ITEM) and isinstance(callee, MemberExpr) and callee.name in ARRAY_METHODS:
             receiver = TRACED  # only an array has this method
+            self.proven(callee.expr, env)
         if fullname == "builtins.bool" and first and is_traced(first[1]):
             self.site(BOOL, node, first[0], '"bool()"')
             return None
