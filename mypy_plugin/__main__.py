@@ -8,7 +8,8 @@ any problem, one line each, with the command that fixes it; exits 1 when somethi
 0 when the stubs fit. It looks where this Python reads packages, or with
 ``--python-executable`` where mypy would given the same option. Needs no mypy.
 
-``jax-stubs lint``: every rule of the plugin for projects that do not run mypy (``lint/``).
+``jax-stubs lint``: every rule of the plugin for projects that do not run mypy (``lint/``);
+``jax-stubs lsp`` serves them to an editor; ``jax-stubs rule CODE`` prints a code's page.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ LSP_DESCRIPTION = (
     "Serve the plugin's reports to an editor over stdin and stdout (the Language Server Protocol): "
     "diagnostics on open, change and save, a quick fix where a report offers one, an ignore action, and "
     "source.fixAll. Needs jax-stubs[lsp]."
+)
+RULE_DESCRIPTION = (
+    "Print the page of an error code: what JAX raises and why, what is reported and what is left alone, "
+    "the fix and its safety, how to silence it. Without a code, list the codes."
 )
 VERSION = re.compile(r'^__version__ = "([^"]+)"$', re.MULTILINE)
 
@@ -135,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     # Before the command, as earlier releases took it: jax-stubs --python-executable PY check
     parser.add_argument("--python-executable", dest="python_executable_before", help=argparse.SUPPRESS)
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{check,lint,lsp}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{check,lint,lsp,rule}")
     check_command = commands.add_parser(
         "check", help="check that the stubs fit the installed jax and that mypy will load the plugin", description=DESCRIPTION
     )
@@ -168,7 +173,15 @@ def main(argv: list[str] | None = None) -> int:
         help="a language server over stdio: every rule's reports, quick fixes and fix-all in the editor",
         description=LSP_DESCRIPTION,
     )
+    rule_command = commands.add_parser(
+        "rule", help="print a code's page: what JAX raises, what is reported, the fix", description=RULE_DESCRIPTION
+    )
+    rule_command.add_argument("code", nargs="?", metavar="CODE", help="an error code, such as jax-traced-value (default: list them)")
     args = parser.parse_args(argv)
+    if args.command == "rule":
+        from mypy_plugin.lint import pages
+
+        return pages.show(args.code)
     if args.command == "lsp":
         return serve()
     if args.command == "lint":

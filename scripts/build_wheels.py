@@ -34,7 +34,7 @@ import releases  # noqa: E402
 
 REPO = generate_stubs.REPO
 OLDEST = releases.OLDEST
-SOURCES = ["mypy_plugin", "pyproject.toml", "README.md", "LICENSE", "NOTICE"]
+SOURCES = ["mypy_plugin", "docs", "pyproject.toml", "README.md", "LICENSE", "NOTICE"]
 """What the package is built from, besides the generated stubs."""
 
 
@@ -84,6 +84,8 @@ def artifact_problems(wheel: Path, sdist: Path, release: str, version: str, requ
         problems.append(f"wheel depends on {unconditional}: installing it could move the user's JAX")
     if target != release:
         problems.append(f"wheel's jax-stubs/JAX_VERSION is {target}, expected {release}")
+    if not any(n.startswith("mypy_plugin/docs/rules/") and n.endswith(".md") for n in names):
+        problems.append("wheel lacks the codes' pages (mypy_plugin/docs/rules/)")
     for required in ("LICENSE", "NOTICE"):
         if not any(n.endswith(f".dist-info/licenses/{required}") for n in names):
             problems.append(f"wheel lacks {required}")

@@ -14,7 +14,8 @@ import pytest
 pytest_plugins = ["batched_typecheck"]  # the YAML cases, one mypy run per configuration
 
 REPO = Path(__file__).resolve().parent.parent
-SOURCES = {"mypy_plugin": REPO / "mypy_plugin", "jax-stubs": REPO / "jax_stubs"}
+SOURCES = {"mypy_plugin/docs/rules": REPO / "docs" / "rules", "mypy_plugin": REPO / "mypy_plugin", "jax-stubs": REPO / "jax_stubs"}
+"""Where each folder of the wheel comes from in the checkout, the most specific first."""
 
 
 def installed_differences() -> list[str]:
@@ -25,8 +26,9 @@ def installed_differences() -> list[str]:
         return ["the jax-stubs distribution is not installed"]
     installed: dict[tuple[str, Path], Path] = {}
     for file in dist.files or []:
-        if file.parts[0] in SOURCES and file.suffix != ".pyc":
-            installed[(file.parts[0], Path(*file.parts[1:]))] = Path(str(dist.locate_file(file)))
+        top = next((top for top in SOURCES if file.as_posix().startswith(top + "/")), None)
+        if top is not None and file.suffix != ".pyc":
+            installed[(top, Path(file.as_posix()).relative_to(top))] = Path(str(dist.locate_file(file)))
     problems = []
     for top, source in SOURCES.items():
         for path in sorted(p for p in source.rglob("*") if p.is_file() and p.suffix != ".pyc"):

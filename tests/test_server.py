@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 from typing import cast
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 import pytest
 from cases import PORTED_FROM_NUMPY, marked_misuses
@@ -32,7 +34,8 @@ async def started(server_python: Path, root: Path) -> LanguageClient:
     """A client connected to ``jax-stubs lsp`` of ``server_python``, its session initialized
     on ``root``. (pytest-lsp's client, without its pytest plugin, whose hook breaks the YAML
     items of the rest of the suite: it returns before yielding for items without arguments.)"""
-    client = cast(LanguageClient, await ClientServerConfig(server_command=[str(server_python), "-m", "mypy_plugin", "lsp"]).start())
+    # -I: the installed package, never a mypy_plugin of the folder the tests run in
+    client = cast(LanguageClient, await ClientServerConfig(server_command=[str(server_python), "-I", "-m", "mypy_plugin", "lsp"]).start())
     await client.initialize_session(lsp.InitializeParams(capabilities=lsp.ClientCapabilities(), root_uri=root.as_uri()))
     return client
 
@@ -86,6 +89,10 @@ async def editor_session(project: Path) -> None:
         assert found.source == "jax-stubs" and found.severity == lsp.DiagnosticSeverity.Error
         assert "\n" in found.message, "the notes follow the error"
         assert text.splitlines()[found.range.start.line][found.range.start.character :].strip(), "the range starts at the code"
+        assert found.code_description is not None, "each diagnostic links to its code's page"
+        page = Path(url2pathname(urlparse(found.code_description.href).path))
+        assert page.name == f"{found.code}.md" and page.read_text(encoding="utf-8").startswith(f"# `{found.code}`: ")
+        assert "site-packages" in page.parts, "the installed release's page, from the wheel"
 
     # the quick fix of the item assignment, applied and sent back
     [assignment] = [found for found in diagnostics if found.code == "jax-immutable-array"]

@@ -241,8 +241,14 @@ def test_help_describes_every_command_in_whole_sentences() -> None:
     result = subprocess.run([str(BIN / "jax-stubs"), "--help"], capture_output=True, text=True)
     assert result.returncode == 0
     described = dict(re.findall(r"(?m)^    (\w+)  +(\S.*)$", result.stdout))
-    assert set(described) == {"check", "lint", "lsp"} and all(described.values()), result.stdout
-    for command, ending in (("check", "with the command that fixes it."), ("lint", "in pyproject.toml."), ("lsp", "Needs jax-stubs[lsp].")):
+    assert set(described) == {"check", "lint", "lsp", "rule"} and all(described.values()), result.stdout
+    endings = {
+        "check": "with the command that fixes it.",
+        "lint": "in pyproject.toml.",
+        "lsp": "Needs jax-stubs[lsp].",
+        "rule": "list the codes.",
+    }
+    for command, ending in endings.items():
         own = subprocess.run([str(BIN / "jax-stubs"), command, "--help"], capture_output=True, text=True)
         description = " ".join(own.stdout.split("\n\n")[1].split())
         assert own.returncode == 0 and description.endswith(ending), own.stdout

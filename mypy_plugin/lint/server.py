@@ -32,6 +32,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
 from mypy_plugin import __version__
+from mypy_plugin.lint import pages
 
 SOURCE: Final = "jax-stubs"
 CHANGE_DELAY: Final = 0.4
@@ -176,6 +177,7 @@ def diagnostic(report: Any, lines: list[str]) -> lsp.Diagnostic:
         message="\n".join([report.message, *report.notes]),
         severity=lsp.DiagnosticSeverity.Error,
         code=report.code,
+        code_description=lsp.CodeDescription(href=page.as_uri()) if (page := pages.page_of(report.code)) is not None else None,
         source=SOURCE,
         data={"fix": report.fix},
     )

@@ -1,0 +1,214 @@
+"""What the README and the rule pages (``docs/rules/<code>.md``) show works as printed.
+
+Every Python block is one of two kinds:
+
+- **the JAX way** (no marker): it runs under JAX on the CPU and type-checks without an error in
+  mypy (plugin on, unannotated bodies checked) and in the four other checkers;
+- **a misuse**: lines marked ``# error [<code>]: raises <Exception>``, ``: each call raises
+  <Exception>`` (a declaration that every later call of it trips) or ``: runs, changes nothing``.
+  mypy with the plugin reports exactly the marked lines, under the marked codes, and the block,
+  run, raises that exception from the marked line (from a later line for a declaration), or runs
+  to its end.
+
+Each page documents one code (the codes of ``lib/errorcodes.py``, one page each) in the same
+sections, shows at least one misuse of its own code, and the README's table links every page.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+from checkers import CHECKERS, PYREFLY_CONFIG, Diagnostic, run
+from mypy.errorcodes import ErrorCode
+from mypy_runs import PYTHON, run_mypy
+
+from mypy_plugin.lib import errorcodes
+from mypy_plugin.lib.reporting import CATEGORY
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+PAGES = sorted((ROOT / "docs" / "rules").glob("*.md"))
+CODES = sorted(value.code for value in vars(errorcodes).values() if isinstance(value, ErrorCode) and value.category == CATEGORY)
+SECTIONS = ["What JAX raises", "What is reported", "What is left alone", "The fix", "Silencing"]
+"""The sections of every page, in this order (as ``## <name>``)."""
+MARKER = re.compile(r"# error \[(?P<code>[a-z-]+)\]: (?:(?P<later>each call )?raises (?P<raises>\w+)|runs, changes nothing)$")
+CANARY = "import jax.numpy as jnp\n\nwrong: int = jnp.zeros(3)\n"
+"""Checked beside the JAX-way blocks: its one error shows that a checker read the folder and JAX."""
+RUNNER = """\
+import json, runpy, sys, traceback
+path = sys.argv[1]
+try:
+    runpy.run_path(path, run_name="__main__")
+except Exception as error:
+    lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if frame.filename == path]
+    print(json.dumps({"raised": [kind.__name__ for kind in type(error).__mro__], "line": lines[-1] if lines else None}))
+else:
+    print(json.dumps({"raised": None}))
+"""
+"""Runs a misuse block and prints what it raised and from which of its lines."""
+
+
+class Block(NamedTuple):
+    """A Python block of a document: where it is, its text, and its marked lines (line in the
+    block: code, the exception's name or ``None`` for a block that runs, whether a later call
+    raises it)."""
+
+    where: str
+    text: str
+    marked: dict[int, tuple[str, str | None, bool]]
+
+
+def blocks_of(document: Path) -> list[Block]:
+    text = document.read_text(encoding="utf-8")
+    found = []
+    for match in re.finditer(r"```python\n(.*?)```", text, re.DOTALL):
+        marked = {}
+        for number, line in enumerate(match[1].splitlines(), start=1):
+            if marker := MARKER.search(line):
+                marked[number] = (marker["code"], marker["raises"], marker["later"] is not None)
+        found.append(Block(f"{document.relative_to(ROOT)}:{text.count(chr(10), 0, match.start()) + 2}", match[1], marked))
+    return found
+
+
+BLOCKS = [block for document in [README, *PAGES] for block in blocks_of(document)]
+JAX_WAY = [block for block in BLOCKS if not block.marked]
+MISUSES = [block for block in BLOCKS if block.marked]
+
+
+def folder_of(blocks: list[Block], root: Path) -> Path:
+    for index, block in enumerate(blocks):
+        (root / f"block_{index}.py").write_text(block.text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def jax_way(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The JAX-way blocks as ``block_<n>.py`` in one folder that every checker reads."""
+    root = folder_of(JAX_WAY, tmp_path_factory.mktemp("jax_way").resolve())
+    (root / "canary.py").write_text(CANARY)
+    (root / "pyrefly.toml").write_text(PYREFLY_CONFIG)
+    return root
+
+
+@pytest.fixture(scope="module")
+def misuses(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return folder_of(MISUSES, tmp_path_factory.mktemp("misuses").resolve())
+
+
+def mypy_errors(folder: Path, count: int, *others: str) -> dict[str, list[tuple[int, str]]]:
+    """mypy's errors (line, code) in each ``block_<n>.py`` of ``folder`` and in ``others``."""
+    files = [*others, *(f"block_{index}.py" for index in range(count))]
+    result = run_mypy(folder, *files, extra="check_untyped_defs = True")
+    assert result.stderr == "", result.stderr
+    errors: dict[str, list[tuple[int, str]]] = {}
+    for line in result.stdout.splitlines():
+        if match := re.match(r"(\w+\.py):(\d+): error: .*\[([a-z-]+)\]$", line):
+            errors.setdefault(match[1], []).append((int(match[2]), match[3]))
+        else:
+            assert re.match(r"\w+\.py:\d+: note: |Found \d+ errors? in |Success: ", line), result.stdout
+    return errors
+
+
+def test_every_code_has_a_page_with_its_sections() -> None:
+    assert [page.stem for page in PAGES] == CODES
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        assert text.startswith(f"# `{page.stem}`: "), page
+        assert re.findall(r"^## (.*)$", text, re.MULTILINE) == SECTIONS, page
+        silencing = text.split("## Silencing", 1)[1]
+        assert f"# type: ignore[{page.stem}]" in silencing, page
+
+
+@pytest.mark.parametrize("code", [code for code in CODES if code != errorcodes.STUBS_MISMATCH.code])
+def test_every_rule_page_shows_a_misuse_of_its_code(code: str) -> None:
+    shown = [block for block in MISUSES if block.where.startswith(f"docs/rules/{code}.md:")]
+    assert shown, f"docs/rules/{code}.md shows no misuse"
+    assert {code for block in shown for code, _, _ in block.marked.values()} == {code}
+
+
+def test_the_readme_links_every_page() -> None:
+    text = README.read_text(encoding="utf-8")
+    linked = re.findall(r"^\| \[`([a-z-]+)`\]\(docs/rules/([a-z-]+)\.md\) \|", text, re.MULTILINE)
+    assert [code for code, _ in linked] == [page for _, page in linked]
+    assert sorted(code for code, _ in linked) == CODES
+
+
+def test_every_misuse_block_raises_once() -> None:
+    for block in MISUSES:
+        raising = [line for line, (_, raises, _) in block.marked.items() if raises is not None]
+        assert len(raising) <= 1, f"{block.where}: only the first raise runs; one raising line per block"
+
+
+def test_the_docs_have_python_blocks() -> None:
+    assert len(JAX_WAY) >= len(PAGES) and len(MISUSES) >= len(PAGES) - 1
+
+
+@pytest.mark.parametrize("index", range(len(JAX_WAY)), ids=[block.where for block in JAX_WAY])
+def test_jax_way_runs(index: int, jax_way: Path) -> None:
+    result = subprocess.run(
+        [str(PYTHON), f"block_{index}.py"], cwd=jax_way, capture_output=True, text=True, env={**os.environ, "JAX_PLATFORMS": "cpu"}
+    )
+    assert result.returncode == 0, JAX_WAY[index].text + result.stderr[-3000:]
+
+
+def test_jax_way_passes_mypy_with_the_plugin(jax_way: Path) -> None:
+    errors = mypy_errors(jax_way, len(JAX_WAY), "canary.py")
+    assert errors.pop("canary.py", None) == [(3, "assignment")]
+    assert errors == {}, {JAX_WAY[int(name[6:-3])].where: found for name, found in errors.items()}
+
+
+@pytest.mark.parametrize("name", CHECKERS)
+def test_jax_way_has_no_error_in(name: str, jax_way: Path) -> None:
+    diagnostics: list[Diagnostic] = run(CHECKERS[name], PYTHON, jax_way)
+    errors = [d for d in diagnostics if d.severity == "error"]
+    assert [(d.file, d.line) for d in errors] == [("canary.py", 3)], "\n".join(map(str, errors))
+
+
+def test_misuses_are_reported_on_their_lines(misuses: Path) -> None:
+    errors = mypy_errors(misuses, len(MISUSES))
+    for index, block in enumerate(MISUSES):
+        expected = sorted((line, code) for line, (code, _, _) in block.marked.items())
+        assert sorted(errors.get(f"block_{index}.py", [])) == expected, block.where
+
+
+@pytest.mark.parametrize("index", range(len(MISUSES)), ids=[block.where for block in MISUSES])
+def test_misuse_raises_from_its_line(index: int, misuses: Path) -> None:
+    block = MISUSES[index]
+    path = misuses / f"block_{index}.py"
+    result = subprocess.run(
+        [str(PYTHON), "-c", RUNNER, str(path)], capture_output=True, text=True, env={**os.environ, "JAX_PLATFORMS": "cpu"}
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    outcome = json.loads(result.stdout.splitlines()[-1])
+    raising = [(line, raises, later) for line, (_, raises, later) in block.marked.items() if raises is not None]
+    if not raising:
+        assert outcome == {"raised": None}, f"{block.where}: {outcome}"
+        return
+    [(line, raises, later)] = raising
+    assert outcome["raised"] is not None and raises in outcome["raised"], f"{block.where}: {outcome}\n{result.stderr[-2000:]}"
+    if later:
+        assert outcome["line"] is not None and outcome["line"] > line, (
+            f"{block.where}: raised from line {outcome['line']}, not a call after {line}"
+        )
+    else:
+        assert outcome["line"] == line, f"{block.where}: raised from line {outcome['line']} of the block, not {line}"
+
+
+def test_jax_stubs_rule_prints_the_installed_page() -> None:
+    """``jax-stubs rule CODE`` prints the page from the wheel; without a code it lists them all."""
+    command = str(PYTHON.parent / "jax-stubs")
+    for page in PAGES:
+        shown = subprocess.run([command, "rule", page.stem], capture_output=True, text=True)
+        assert (shown.returncode, shown.stdout) == (0, page.read_text(encoding="utf-8")), page
+    listed = subprocess.run([command, "rule"], capture_output=True, text=True)
+    assert listed.returncode == 0 and [line.split()[0] for line in listed.stdout.splitlines()] == CODES
+    unknown = subprocess.run([command, "rule", "jax-nothing"], capture_output=True, text=True)
+    assert (unknown.returncode, unknown.stdout) == (2, "") and unknown.stderr.startswith(
+        'jax-stubs rule: error: no rule has the code "jax-nothing"'
+    )
