@@ -12,7 +12,9 @@ node of a concrete syntax tree and keep everything around it (``lint/fixing.py``
 - ``STATEMENT``: the simple statement at the span, replaced by ``text``;
 - ``KEYWORD``: in the call at the span, the argument given by the keyword ``name``: renamed to
   ``text`` (its value kept, or replaced by ``value`` where one is given), or dropped where
-  ``text`` is empty.
+  ``text`` is empty;
+- ``EXPRESSION``: the expression at the span (a decorator), written as ``name``, replaced by
+  ``text``.
 
 Mypy reports a fresh module's errors from its cache without running the plugin again, so
 recording is off unless ``jax-stubs lint`` or the language server turn it on (``collecting``)
@@ -31,6 +33,7 @@ from mypy.plugin import CheckerPluginInterface
 
 STATEMENT: Final = "statement"
 KEYWORD: Final = "keyword"
+EXPRESSION: Final = "expression"
 
 
 class Edit:
@@ -72,6 +75,12 @@ def rename_keyword(call: Context, old: str, new: str, value: str = "") -> Fix:
 def drop_keyword(call: Context, old: str) -> Fix:
     """An option JAX does what it asks anyway without: safe."""
     return Fix(f'Drop "{old}="', True, [Edit(KEYWORD, call, "", old)])
+
+
+def replace_expression(expression: Context, written: str, text: str, title: str) -> Fix:
+    """An expression written anew (``@jax.jit`` made ``@partial(jax.jit, static_argnames=...)``):
+    it changes what runs, unsafe."""
+    return Fix(title, False, [Edit(EXPRESSION, expression, text, written)])
 
 
 def replace_statement(statement: Context, text: str, title: str) -> Fix:

@@ -1,8 +1,8 @@
 """``jax-stubs lint --fix``: the fixes the reports offer, applied through a concrete syntax tree.
 
 The plugin records each fix as edits to spans of the file (``lib/fixes.py``). Here each edit
-finds the node of LibCST's tree that spans exactly what the edit names (a simple statement, or a
-call whose keyword argument changes) and replaces that node alone, so comments,
+finds the node of LibCST's tree that spans exactly what the edit names (a simple statement, a
+call whose keyword argument changes, an expression) and replaces that node alone, so comments,
 blank lines and layout around it stay as they were. A fix whose node is not found is not applied
 (the file changed since it was checked, or the span is not one node); a file whose fixed text
 would not compile is left as it was.
@@ -180,7 +180,7 @@ def fits(node: Any, kind: str) -> bool:
 
     from mypy_plugin.lib import fixes
 
-    wanted = {fixes.STATEMENT: cst.BaseSmallStatement, fixes.KEYWORD: cst.Call}.get(kind)
+    wanted = {fixes.STATEMENT: cst.BaseSmallStatement, fixes.KEYWORD: cst.Call, fixes.EXPRESSION: cst.BaseExpression}.get(kind)
     return wanted is not None and isinstance(node, wanted)
 
 
@@ -196,6 +196,8 @@ def replacement(node: Any, edit: dict[str, Any]) -> Any:
             if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
                 return None
             return line.body[0].with_changes(semicolon=node.semicolon)
+        if edit["kind"] == fixes.EXPRESSION:  # only the expression checked, as it was written
+            return cst.parse_expression(edit["text"]) if cst.Module([]).code_for_node(node) == edit["name"] else None
         return with_keyword(node, edit["name"], edit["text"], edit["value"])
     except cst.ParserSyntaxError:
         return None

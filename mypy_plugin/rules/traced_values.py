@@ -38,7 +38,8 @@ from mypy.nodes import CallExpr, Context, Decorator, Expression, FuncItem, Index
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
 from mypy.types import FunctionLike, Type
 
-from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting, tracing, transforms, types
+from mypy_plugin.lib import checked_module, errorcodes, fixes, fullnames, mypy_internals, reporting, tracing, transforms, types
+from mypy_plugin.lib.fixes import Fix
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
 from mypy_plugin.lib.tracing import Site
@@ -208,7 +209,9 @@ def report_value(api: CheckerPluginInterface, traced: TransformedFunction, site:
         message = f"{site.construct} converts {describe(site.value)} to NumPy under {traced.transform}; JAX raises {error}"
     else:
         message = f"{site.construct} needs the Python value of {describe(site.value)} under {traced.transform}; JAX raises {error}"
-    reporting.error_with_notes(api, at, CODE, message, [*where, *value_notes(api, traced, site)])
+    static = static_note(api, traced, site.value) if not site.trail else None
+    notes = [*where, *value_notes(api, traced, site), *([static[0]] if static is not None else [])]
+    reporting.error_with_notes(api, at, CODE, message, notes, static[1] if static is not None else None)
 
 
 def value_notes(api: CheckerPluginInterface, traced: TransformedFunction, site: Site) -> list[str]:
@@ -237,15 +240,14 @@ def value_notes(api: CheckerPluginInterface, traced: TransformedFunction, site: 
         name = site.callee.rpartition(".")[2] if site.callee else "asarray"
         reference, _ = checked_module.reference(api, fullnames.JAX_NUMPY, name)
         found.append(USE_JAX_NUMPY.format(name=f"{reference}({source(site.value) or 'x'})"))
-    static = static_note(api, traced, site.value) if not site.trail else None
-    if static is not None:
-        found.append(static)
     return found
 
 
-def static_note(api: CheckerPluginInterface, traced: TransformedFunction, value: Expression) -> str | None:
+def static_note(api: CheckerPluginInterface, traced: TransformedFunction, value: Expression) -> tuple[str, Fix | None] | None:
     """For a parameter declared as a Python scalar, or written without a type, under
-    ``jax.jit``: how to make it static, in the form of the decorator written."""
+    ``jax.jit``: how to make it static, in the form of the decorator written; and, for a bare
+    ``@jax.jit`` where ``partial`` needs no import, the decorator rewritten as the fix (unsafe:
+    the function is then compiled once per value, and an array passed there raises)."""
     parameters = traced.traced_parameters | traced.leaf_parameters
     if traced.kind != JIT_KIND or not isinstance(value, NameExpr) or value.name not in parameters:
         return None
@@ -254,13 +256,15 @@ def static_note(api: CheckerPluginInterface, traced: TransformedFunction, value:
     if not unannotated and (declared is None or not types.python_scalar(declared)):
         return None
     names = f'static_argnames=("{value.name}",)'
-    if traced.decorator is not None:
-        partial, imports = checked_module.reference(api, "functools", "partial")
-        needs = f' (needs "{imports[0]}")' if imports else ""
-        how = f'"@{partial}({source(traced.decorator) or "jax.jit"}, {names})"{needs}'
-    else:
-        how = f'pass "{names}" to jax.jit'
-    return STATIC.format(name=value.name, how=how)
+    if traced.decorator is None:
+        return STATIC.format(name=value.name, how=f'pass "{names}" to jax.jit'), None
+    partial, imports = checked_module.reference(api, "functools", "partial")
+    written = source(traced.decorator)
+    decorator = f"{partial}({written or 'jax.jit'}, {names})"
+    if imports:
+        return STATIC.format(name=value.name, how=f'"@{decorator}" (needs "{imports[0]}")'), None
+    fix = fixes.replace_expression(traced.decorator, written, decorator, f'Make "{value.name}" static: "@{decorator}"') if written else None
+    return STATIC.format(name=value.name, how=f'"@{decorator}"'), fix
 
 
 def report_shape(api: CheckerPluginInterface, traced: TransformedFunction, site: Site, at: Context, where: list[str]) -> None:
