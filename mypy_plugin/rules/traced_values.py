@@ -60,7 +60,7 @@ RAISES: Final = {
 """What JAX raises at each kind of site."""
 
 BRANCH: Final = (
-    'Choose between values with "jnp.where({condition}, a, b)", or between computations with '
+    'Choose between values with "{jnp}.where({condition}, a, b)", or between computations with '
     '"jax.lax.cond({condition}, true_fun, false_fun, *operands)"'
 )
 LOOP: Final = 'Loop on a traced condition with "jax.lax.while_loop(cond_fun, body_fun, init_val)"'
@@ -68,22 +68,22 @@ ASSERT: Final = (
     'Assert only on shapes and dtypes here; check values with "jax.experimental.checkify.check" (the '
     'function run under "checkify.checkify")'
 )
-COMBINE: Final = 'Combine traced conditions with "&", "|" and "~" (or "jnp.logical_and", "jnp.logical_or", "jnp.logical_not")'
+COMBINE: Final = 'Combine traced conditions with "&", "|" and "~" (or "{jnp}.logical_and", "{jnp}.logical_or", "{jnp}.logical_not")'
 CHAINED: Final = 'Compare one pair at a time and combine with "&": "(a < b) & (b < c)"'
-KEEP_AN_ARRAY: Final = 'A tracer has no Python value while JAX traces: keep it an array (e.g. "x.astype(jnp.int32)" instead of "int(x)")'
+KEEP_AN_ARRAY: Final = 'A tracer has no Python value while JAX traces: keep it an array (e.g. "x.astype({jnp}.int32)" instead of "int(x)")'
 AUX: Final = (
     'Keep it an array here; for its Python value (to log it), return it beside the result with "has_aux=True" and convert it outside'
 )
 PRINT: Final = 'To print it as the function runs, use "jax.debug.print("{{}}", {value})"'
 FORI_LOOP: Final = 'Loop a traced number of times with "jax.lax.fori_loop(0, n, body_fun, init_val)"'
-INDEX_AN_ARRAY: Final = 'Index a JAX array instead (e.g. "jnp.asarray(values)[i]")'
+INDEX_AN_ARRAY: Final = 'Index a JAX array instead (e.g. "{jnp}.asarray(values)[i]")'
 USE_JAX_NUMPY: Final = 'Use the jax.numpy function, which traces: "{name}"'
 STATIC: Final = 'If "{name}" is a Python setting, make it static: {how}'
 MASK: Final = (
-    'A boolean mask makes a shape from values; keep the shape with "jnp.where({mask}, {array}, 0)", or use "size=" of "jnp.nonzero"'
+    'A boolean mask makes a shape from values; keep the shape with "{jnp}.where({mask}, {array}, 0)", or use "size=" of "{jnp}.nonzero"'
 )
 MASKED_UPDATE: Final = (
-    'A boolean mask makes a shape from values; choose the new values with "jnp.where({mask}, new_values, {array})" instead'
+    'A boolean mask makes a shape from values; choose the new values with "{jnp}.where({mask}, new_values, {array})" instead'
 )
 HELPER: Final = 'In "{function}"{steps}, which {transform} traces'
 UNCHECKED: Final = (
@@ -92,7 +92,7 @@ UNCHECKED: Final = (
 )
 SHAPE_FROM_SHAPES: Final = (
     'A shape must be known while JAX traces: make "{value}" static, or compute it from shapes ("x.shape[0]"); to keep the shape '
-    'and drop entries, mask instead ("jnp.where(jnp.arange(x.shape[0]) < n, x, 0)")'
+    'and drop entries, mask instead ("{jnp}.where({jnp}.arange(x.shape[0]) < n, x, 0)")'
 )
 STATIC_SLICE: Final = (
     'Slice with a traced start and a static size: "jax.lax.dynamic_slice_in_dim(x, start, size)"; or make "{value}" static'
@@ -214,8 +214,17 @@ def report_value(api: CheckerPluginInterface, traced: TransformedFunction, site:
     reporting.error_with_notes(api, at, CODE, message, notes, static[1] if static is not None else None)
 
 
+def numpy_name(api: CheckerPluginInterface) -> str:
+    """How the checked module names ``jax.numpy`` (``jnp``, ``np``, ``jax.numpy``), for the
+    code a note quotes; ``jnp`` where it does not import it as a module."""
+    written, imports = checked_module.reference(api, fullnames.JAX_NUMPY, "where")
+    prefix = written.rpartition(".")[0]
+    return prefix if prefix and not imports else "jnp"
+
+
 def value_notes(api: CheckerPluginInterface, traced: TransformedFunction, site: Site) -> list[str]:
     condition = source(site.value) or "pred"
+    jnp = numpy_name(api)
     found: list[str] = []
     if site.kind == tracing.BOOL:
         found.append(
@@ -226,16 +235,19 @@ def value_notes(api: CheckerPluginInterface, traced: TransformedFunction, site: 
                 '"or"': COMBINE,
                 '"not"': COMBINE,
                 "a chained comparison": CHAINED,
-            }.get(site.construct, BRANCH.format(condition=condition))
+            }.get(site.construct, BRANCH).format(condition=condition, jnp=jnp)
         )
     elif site.kind == tracing.CONVERT and site.callee.startswith("math."):
         name = tracing.MATH_FUNCTIONS[site.callee.rpartition(".")[2]]
         reference, _ = checked_module.reference(api, fullnames.JAX_NUMPY, name)
         found.append(USE_JAX_NUMPY.format(name=f"{reference}({source(site.value) or 'x'})"))
     elif site.kind == tracing.CONVERT:
-        found.append(PRINT.format(value=source(site.value) or "x") if site.printing else AUX if traced.differentiated else KEEP_AN_ARRAY)
+        if site.printing:
+            found.append(PRINT.format(value=source(site.value) or "x"))
+        else:
+            found.append(AUX if traced.differentiated else KEEP_AN_ARRAY.format(jnp=jnp))
     elif site.kind == tracing.INDEX:
-        found.append(FORI_LOOP if site.construct == '"range()"' else INDEX_AN_ARRAY)
+        found.append(FORI_LOOP if site.construct == '"range()"' else INDEX_AN_ARRAY.format(jnp=jnp))
     elif site.kind == tracing.NUMPY_SITE:
         name = site.callee.rpartition(".")[2] if site.callee else "asarray"
         reference, _ = checked_module.reference(api, fullnames.JAX_NUMPY, name)
@@ -273,7 +285,7 @@ def report_shape(api: CheckerPluginInterface, traced: TransformedFunction, site:
     value = source(site.value) or "n"
     if site.kind == tracing.SHAPE_ARGUMENT:
         message = f"{site.construct} is given {describe(site.value)} as a shape or size under {traced.transform}; JAX raises {error}"
-        note = SHAPE_FROM_SHAPES.format(value=value)
+        note = SHAPE_FROM_SHAPES.format(value=value, jnp=numpy_name(api))
     elif site.kind == tracing.SLICE:
         message = f"A slice bound is {describe(site.value)} under {traced.transform}; JAX raises {error}"
         note = STATIC_SLICE.format(value=value)
@@ -281,9 +293,10 @@ def report_shape(api: CheckerPluginInterface, traced: TransformedFunction, site:
         message = f"{describe_mask(site.value)} is traced under {traced.transform}; JAX raises {error}"
         base = site.node.base if isinstance(site.node, IndexExpr) else None
         if isinstance(base, MemberExpr) and base.name == "at":  # x.at[mask].set(v)
-            note = MASKED_UPDATE.format(mask=source(site.value) or "mask", array=source(base.expr) or "x")
+            note = MASKED_UPDATE.format(mask=source(site.value) or "mask", array=source(base.expr) or "x", jnp=numpy_name(api))
         else:
-            note = MASK.format(mask=source(site.value) or "mask", array=(source(base) if base is not None else None) or "x")
+            array = (source(base) if base is not None else None) or "x"
+            note = MASK.format(mask=source(site.value) or "mask", array=array, jnp=numpy_name(api))
     else:
         message = f'{site.construct} of {describe(site.value)} without "size=" under {traced.transform}; JAX raises {error}'
         note = SIZE
