@@ -38,10 +38,12 @@ from mypy.nodes import (
     StrExpr,
     TupleExpr,
 )
+from mypy.plugin import CheckerPluginInterface
 from mypy.types import AnyType, CallableType, Instance, TupleType, Type, get_proper_type
 
-from mypy_plugin.lib import arguments, fullnames, release, types
-from mypy_plugin.lib.source import int_literal
+from mypy_plugin.lib import arguments, checked_module, fixes, fullnames, release, types
+from mypy_plugin.lib.fixes import Fix
+from mypy_plugin.lib.source import int_literal, source
 from mypy_plugin.lib.types import members
 
 JIT_KIND: Final = "jit"
@@ -479,3 +481,17 @@ def traceable(typ: Type | None) -> bool:
         return False
     found = members(typ)
     return bool(found) and all(types.instance_of(member, *TRACEABLE_CLASSES) for member in found)
+
+
+def made_static(api: CheckerPluginInterface, decorator: Expression, name: str) -> tuple[str, Fix | None]:
+    """``decorator``, a bare ``@jax.jit``, written to make parameter ``name`` static
+    (``@partial(jax.jit, static_argnames=("name",))``, ``(needs "import functools")`` after it
+    where ``partial`` is not imported), and that rewrite as a fix where it needs no import
+    (unsafe: the function compiles once per value, and an array passed there raises)."""
+    partial, imports = checked_module.reference(api, "functools", "partial")
+    written = source(decorator)
+    text = f'{partial}({written or "jax.jit"}, static_argnames=("{name}",))'
+    if imports:
+        return f'"@{text}" (needs "{imports[0]}")', None
+    fix = fixes.replace_expression(decorator, written, text, f'Make "{name}" static: "@{text}"') if written else None
+    return f'"@{text}"', fix

@@ -73,6 +73,7 @@ from mypy_plugin.lib import (
     tracing,
     transforms,
 )
+from mypy_plugin.lib.fixes import Fix
 from mypy_plugin.lib.jitted import JittedSignature
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
@@ -102,6 +103,7 @@ PASS_HASHABLE: Final = 'Pass a hashable value (a tuple of hashable items, a froz
 UNTRACEABLE: Final = 'Argument "{name}" of jitted "{function}" is {kind}, which JAX cannot trace; JAX raises TypeError'
 MAKE_STATIC: Final = 'Make "{name}" static: static_argnames=("{name}",) in the jax.jit of "{function}"'
 ADD_STATIC: Final = 'Make "{name}" static: add it to static_argnames in the jax.jit of "{function}"'
+DECORATE_STATIC: Final = 'Make "{name}" static: decorate "{function}" with {how}'
 TRACED_SIZE: Final = 'Argument "{name}" of jitted "{function}" is a shape or size, which jax.jit traces unless static; JAX raises {raises}'
 PASS_AN_ARRAY: Final = 'Pass its values as an array instead: "jnp.asarray(list(values))", "jnp.arange(n)"'
 TRACED_SELF: Final = 'jax.jit traces "{name}", an instance of "{cls}", which is not a pytree; each call raises TypeError'
@@ -394,25 +396,48 @@ def report_unhashable_argument(api: CheckerPluginInterface, arg: Expression, nam
 
 def report_untraceable(api: CheckerPluginInterface, arg: Expression, name: str, kept: JittedSignature, kind: str) -> None:
     function = function_name(kept.signature)
+    fix = None
     if kind == jitted.FUNCTION:
         note = REFER_INSIDE.format(name=name, function=function)
     elif kind in (jitted.GENERATOR, jitted.RANGE):
         note = PASS_AN_ARRAY
     else:
-        note = (ADD_STATIC if kept.statics else MAKE_STATIC).format(name=name, function=function)
-    reporting.error_with_notes(
-        api,
-        arg,
-        CALL_CODE,
-        UNTRACEABLE.format(name=name, function=function, kind=kind),
-        [note],
-    )
+        note, fix = static_advice(api, kept, name)
+    reporting.error_with_notes(api, arg, CALL_CODE, UNTRACEABLE.format(name=name, function=function, kind=kind), [note], fix)
 
 
 def report_traced_size(api: CheckerPluginInterface, arg: Expression, name: str, kept: JittedSignature, raises: str) -> None:
     function = function_name(kept.signature)
-    note = (ADD_STATIC if kept.statics else MAKE_STATIC).format(name=name, function=function)
-    reporting.error_with_notes(api, arg, CALL_CODE, TRACED_SIZE.format(name=name, function=function, raises=raises), [note])
+    note, fix = static_advice(api, kept, name)
+    reporting.error_with_notes(api, arg, CALL_CODE, TRACED_SIZE.format(name=name, function=function, raises=raises), [note], fix)
+
+
+def static_advice(api: CheckerPluginInterface, kept: JittedSignature, name: str) -> tuple[str, Fix | None]:
+    """How to make parameter ``name`` of the jitted function static; for a function this module
+    defines under a bare ``@jax.jit``, that decorator rewritten, and the rewrite as the fix."""
+    function = function_name(kept.signature)
+    if kept.statics:
+        return ADD_STATIC.format(name=name, function=function), None
+    decorator = bare_jit_decorator(api, kept.signature.definition)
+    if decorator is None:
+        return MAKE_STATIC.format(name=name, function=function), None
+    how, fix = transforms.made_static(api, decorator, name)
+    return DECORATE_STATIC.format(name=name, how=how, function=function), fix
+
+
+def bare_jit_decorator(api: CheckerPluginInterface, definition: object) -> RefExpr | None:
+    """The ``@jax.jit`` written bare as the only decorator of ``definition``, a function at the
+    top level of the checked module; None for any other form or place."""
+    tree = mypy_internals.module_tree(api)
+    if not isinstance(definition, FuncDef) or tree is None:
+        return None
+    found = next((node for node in tree.defs if isinstance(node, Decorator) and node.func is definition), None)
+    if found is None or len(found.decorators) != 1:
+        return None
+    [decorator] = found.decorators
+    if isinstance(decorator, RefExpr) and transforms.TRANSFORMS.get(decorator.fullname) == transforms.JIT_KIND:
+        return decorator
+    return None
 
 
 def named_options(call: CallExpr, first: int) -> list[tuple[str, Expression]] | None:

@@ -38,7 +38,7 @@ from mypy.nodes import CallExpr, Context, Decorator, Expression, FuncItem, Index
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
 from mypy.types import FunctionLike, Type
 
-from mypy_plugin.lib import checked_module, errorcodes, fixes, fullnames, mypy_internals, reporting, tracing, transforms, types
+from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting, tracing, transforms, types
 from mypy_plugin.lib.fixes import Fix
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
@@ -257,9 +257,8 @@ def value_notes(api: CheckerPluginInterface, traced: TransformedFunction, site: 
 
 def static_note(api: CheckerPluginInterface, traced: TransformedFunction, value: Expression) -> tuple[str, Fix | None] | None:
     """For a parameter declared as a Python scalar, or written without a type, under
-    ``jax.jit``: how to make it static, in the form of the decorator written; and, for a bare
-    ``@jax.jit`` where ``partial`` needs no import, the decorator rewritten as the fix (unsafe:
-    the function is then compiled once per value, and an array passed there raises)."""
+    ``jax.jit``: how to make it static, in the form of the decorator written, with the fix
+    ``transforms.made_static`` makes of it."""
     parameters = traced.traced_parameters | traced.leaf_parameters
     if traced.kind != JIT_KIND or not isinstance(value, NameExpr) or value.name not in parameters:
         return None
@@ -270,13 +269,8 @@ def static_note(api: CheckerPluginInterface, traced: TransformedFunction, value:
     names = f'static_argnames=("{value.name}",)'
     if traced.decorator is None:
         return STATIC.format(name=value.name, how=f'pass "{names}" to jax.jit'), None
-    partial, imports = checked_module.reference(api, "functools", "partial")
-    written = source(traced.decorator)
-    decorator = f"{partial}({written or 'jax.jit'}, {names})"
-    if imports:
-        return STATIC.format(name=value.name, how=f'"@{decorator}" (needs "{imports[0]}")'), None
-    fix = fixes.replace_expression(traced.decorator, written, decorator, f'Make "{value.name}" static: "@{decorator}"') if written else None
-    return STATIC.format(name=value.name, how=f'"@{decorator}"'), fix
+    how, fix = transforms.made_static(api, traced.decorator, value.name)
+    return STATIC.format(name=value.name, how=how), fix
 
 
 def report_shape(api: CheckerPluginInterface, traced: TransformedFunction, site: Site, at: Context, where: list[str]) -> None:
