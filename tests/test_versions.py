@@ -97,6 +97,16 @@ def test_mismatch_can_be_disabled_by_its_code(tmp_path: Path) -> None:
     assert result.returncode == 0 and "jax-stubs" not in result.stdout + result.stderr, result.stdout + result.stderr
 
 
+def test_mismatch_silenced_by_an_ignore_on_its_line(tmp_path: Path) -> None:
+    """As its page says: the comment on the reported import silences the report there; the
+    start-up line on stderr stays."""
+    env = environment_with_jax(OTHER, tmp_path / "site")
+    (tmp_path / "a.py").write_text(USES_JAX.replace("\n", "  # type: ignore[jax-stubs-mismatch]\n", 1))
+    result = run_mypy(tmp_path, "a.py", cache=tmp_path / "cache", env=env)
+    assert result.returncode == 0 and CODE not in result.stdout, result.stdout
+    assert result.stderr.startswith(PREFIX + f"jax {OTHER} is installed"), result.stderr
+
+
 def test_mismatch_with_a_jax_older_than_any_stubs(tmp_path: Path) -> None:
     env = environment_with_jax("0.4.30", tmp_path / "site")
     (tmp_path / "a.py").write_text(USES_JAX)
