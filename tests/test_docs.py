@@ -7,11 +7,14 @@ Every Python block is one of two kinds:
 - **a misuse**: lines marked ``# error [<code>]: raises <Exception>``, ``: each call raises
   <Exception>`` (a declaration that every later call of it trips) or ``: runs, changes nothing``.
   mypy with the plugin reports exactly the marked lines, under the marked codes, and the block,
-  run, raises that exception from the marked line (from a later line for a declaration), or runs
-  to its end.
+  run, raises that exception (or a subclass of it) from the marked line (from a later line for a
+  declaration), or runs to its end. An output block right after it (lines ``example.py:...``)
+  is what mypy prints for it, word for word.
 
 Each page documents one code (the codes of ``lib/errorcodes.py``, one page each) in the same
-sections, shows at least one misuse of its own code, and the README's table links every page.
+sections, shows at least one misuse of its own code with mypy's output and the JAX way, and the
+README's table links every page. Only ```` ```python ```` fences are read: a page uses no other
+spelling of them.
 """
 
 from __future__ import annotations
@@ -55,24 +58,27 @@ else:
 
 
 class Block(NamedTuple):
-    """A Python block of a document: where it is, its text, and its marked lines (line in the
-    block: code, the exception's name or ``None`` for a block that runs, whether a later call
-    raises it)."""
+    """A Python block of a document: where it is, its text, its marked lines (line in the block:
+    code, the exception's name or ``None`` for a block that runs, whether a later call raises
+    it), and the output block that follows it, if any (its lines)."""
 
     where: str
     text: str
     marked: dict[int, tuple[str, str | None, bool]]
+    output: list[str] | None
 
 
 def blocks_of(document: Path) -> list[Block]:
     text = document.read_text(encoding="utf-8")
     found = []
-    for match in re.finditer(r"```python\n(.*?)```", text, re.DOTALL):
+    for match in re.finditer(r"```python\n(.*?)```\n", text, re.DOTALL):
         marked = {}
         for number, line in enumerate(match[1].splitlines(), start=1):
             if marker := MARKER.search(line):
                 marked[number] = (marker["code"], marker["raises"], marker["later"] is not None)
-        found.append(Block(f"{document.relative_to(ROOT)}:{text.count(chr(10), 0, match.start()) + 2}", match[1], marked))
+        output = re.match(r"\n[^\n]*\n\n```\n(example\.py:.*?)```\n", text[match.end() :], re.DOTALL)
+        where = f"{document.relative_to(ROOT)}:{text.count(chr(10), 0, match.start()) + 2}"
+        found.append(Block(where, match[1], marked, output[1].splitlines() if output else None))
     return found
 
 
@@ -101,18 +107,24 @@ def misuses(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder_of(MISUSES, tmp_path_factory.mktemp("misuses").resolve())
 
 
-def mypy_errors(folder: Path, count: int, *others: str) -> dict[str, list[tuple[int, str]]]:
-    """mypy's errors (line, code) in each ``block_<n>.py`` of ``folder`` and in ``others``."""
+def mypy_output(folder: Path, count: int, *others: str) -> dict[str, list[str]]:
+    """What mypy prints for each ``block_<n>.py`` of ``folder`` and for ``others``, by file: its
+    lines, each without the file's name."""
     files = [*others, *(f"block_{index}.py" for index in range(count))]
     result = run_mypy(folder, *files, extra="check_untyped_defs = True")
     assert result.stderr == "", result.stderr
-    errors: dict[str, list[tuple[int, str]]] = {}
+    printed: dict[str, list[str]] = {}
     for line in result.stdout.splitlines():
-        if match := re.match(r"(\w+\.py):(\d+): error: .*\[([a-z-]+)\]$", line):
-            errors.setdefault(match[1], []).append((int(match[2]), match[3]))
+        if match := re.match(r"(\w+\.py)(:\d+: (?:error|note): .*)$", line):
+            printed.setdefault(match[1], []).append(match[2])
         else:
-            assert re.match(r"\w+\.py:\d+: note: |Found \d+ errors? in |Success: ", line), result.stdout
-    return errors
+            assert re.match(r"Found \d+ errors? in |Success: ", line), result.stdout
+    return printed
+
+
+def errors_of(printed: list[str]) -> list[tuple[int, str]]:
+    """The errors (line, code) among a file's printed lines."""
+    return [(int(match[1]), match[2]) for line in printed if (match := re.match(r":(\d+): error: .*\[([a-z-]+)\]$", line))]
 
 
 def test_every_code_has_a_page_with_its_sections() -> None:
@@ -126,10 +138,18 @@ def test_every_code_has_a_page_with_its_sections() -> None:
 
 
 @pytest.mark.parametrize("code", [code for code in CODES if code != errorcodes.STUBS_MISMATCH.code])
-def test_every_rule_page_shows_a_misuse_of_its_code(code: str) -> None:
-    shown = [block for block in MISUSES if block.where.startswith(f"docs/rules/{code}.md:")]
-    assert shown, f"docs/rules/{code}.md shows no misuse"
+def test_every_rule_page_shows_a_misuse_of_its_code_its_report_and_the_jax_way(code: str) -> None:
+    page = f"docs/rules/{code}.md:"
+    shown = [block for block in MISUSES if block.where.startswith(page)]
+    assert shown, f"{page} shows no misuse"
     assert {code for block in shown for code, _, _ in block.marked.values()} == {code}
+    assert shown[0].output is not None, f"{page} shows no output after its first misuse"
+    assert any(block.where.startswith(page) for block in JAX_WAY), f"{page} shows no JAX way"
+
+
+def test_python_is_fenced_one_way() -> None:
+    for document in [README, *PAGES]:
+        assert not re.search(r"^\s*```(py|python3|pycon)\s*$", document.read_text(encoding="utf-8"), re.MULTILINE), document
 
 
 def test_the_readme_links_every_page() -> None:
@@ -145,10 +165,6 @@ def test_every_misuse_block_raises_once() -> None:
         assert len(raising) <= 1, f"{block.where}: only the first raise runs; one raising line per block"
 
 
-def test_the_docs_have_python_blocks() -> None:
-    assert len(JAX_WAY) >= len(PAGES) and len(MISUSES) >= len(PAGES) - 1
-
-
 @pytest.mark.parametrize("index", range(len(JAX_WAY)), ids=[block.where for block in JAX_WAY])
 def test_jax_way_runs(index: int, jax_way: Path) -> None:
     result = subprocess.run(
@@ -158,9 +174,9 @@ def test_jax_way_runs(index: int, jax_way: Path) -> None:
 
 
 def test_jax_way_passes_mypy_with_the_plugin(jax_way: Path) -> None:
-    errors = mypy_errors(jax_way, len(JAX_WAY), "canary.py")
-    assert errors.pop("canary.py", None) == [(3, "assignment")]
-    assert errors == {}, {JAX_WAY[int(name[6:-3])].where: found for name, found in errors.items()}
+    printed = mypy_output(jax_way, len(JAX_WAY), "canary.py")
+    assert errors_of(printed.pop("canary.py", [])) == [(3, "assignment")]
+    assert printed == {}, {JAX_WAY[int(name[6:-3])].where: found for name, found in printed.items()}
 
 
 @pytest.mark.parametrize("name", CHECKERS)
@@ -170,11 +186,13 @@ def test_jax_way_has_no_error_in(name: str, jax_way: Path) -> None:
     assert [(d.file, d.line) for d in errors] == [("canary.py", 3)], "\n".join(map(str, errors))
 
 
-def test_misuses_are_reported_on_their_lines(misuses: Path) -> None:
-    errors = mypy_errors(misuses, len(MISUSES))
+def test_misuses_are_reported_on_their_lines_as_the_pages_print(misuses: Path) -> None:
+    printed = mypy_output(misuses, len(MISUSES))
     for index, block in enumerate(MISUSES):
         expected = sorted((line, code) for line, (code, _, _) in block.marked.items())
-        assert sorted(errors.get(f"block_{index}.py", [])) == expected, block.where
+        assert sorted(errors_of(printed.get(f"block_{index}.py", []))) == expected, block.where
+        if block.output is not None:
+            assert ["example.py" + line for line in printed[f"block_{index}.py"]] == block.output, block.where
 
 
 @pytest.mark.parametrize("index", range(len(MISUSES)), ids=[block.where for block in MISUSES])
@@ -201,7 +219,8 @@ def test_misuse_raises_from_its_line(index: int, misuses: Path) -> None:
 
 
 def test_jax_stubs_rule_prints_the_installed_page() -> None:
-    """``jax-stubs rule CODE`` prints the page from the wheel; without a code it lists them all."""
+    """``jax-stubs rule CODE``, the installed command, prints the page (the wheel's copy: its
+    package has no checkout around it to read one from); without a code it lists them all."""
     command = str(PYTHON.parent / "jax-stubs")
     for page in PAGES:
         shown = subprocess.run([command, "rule", page.stem], capture_output=True, text=True)

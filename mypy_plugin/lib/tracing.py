@@ -517,10 +517,25 @@ class Walk:
 
     # Sites
 
+    def on_some_paths(self, arms: list[Expression], env: Env) -> list[State]:
+        """The states of ``arms``, each evaluated on some paths only (the arms of a conditional
+        expression, the right of ``and``/``or``, which the left may skip): what one proves or
+        binds holds after them only where all paths agree (``x.sum() if isinstance(x, jax.Array)
+        else ...`` proves nothing of ``x``)."""
+        ends = [dict(env) for _ in arms]
+        states = [self.value(arm, end) for arm, end in zip(arms, ends)]
+        if len(arms) == 1:
+            ends.append(dict(env))  # the path that skipped the arm
+        merged = merge_envs(ends)
+        env.clear()
+        env.update(merged)
+        return states
+
     def proven(self, node: Expression, env: Env) -> None:
-        """A local name that a use has just proven a tracer (``x > 0``, ``x.sum()`` of a
-        ``CANDIDATE``: a list or a dict raises there) holds one from here on this path."""
-        if isinstance(node, NameExpr) and node.kind == LDEF and node.name not in self.outside and env.get(node.name) in (CANDIDATE, ITEM):
+        """A local ``CANDIDATE`` that a use has just proven a tracer (``x > 0``, ``x.sum()``: a
+        list or a dict raises there) holds one from here on this path. (An ``ITEM`` may be a
+        Python number, which has ``.conjugate()``: it stays as it is.)"""
+        if isinstance(node, NameExpr) and node.kind == LDEF and node.name not in self.outside and env.get(node.name) == CANDIDATE:
             env[node.name] = TRACED
 
     def site(self, kind: str, node: Expression, value: Expression, construct: str, callee: str = "", raises: str = "") -> None:
@@ -724,7 +739,7 @@ class Walk:
         if isinstance(node, OpExpr):
             if node.op in ("and", "or"):
                 self.test(node.left, f'"{node.op}"', env)
-                self.value(node.right, env)
+                self.on_some_paths([node.right], env)
                 return None
             return self.operator(node.op, self.value(node.left, env), self.value(node.right, env), node.left, node.right)
         if isinstance(node, ComparisonExpr):
@@ -739,7 +754,7 @@ class Walk:
             return TRACED if holds_tracers(state) or state == ARRAY else None
         if isinstance(node, ConditionalExpr):
             self.test(node.cond, "a conditional expression", env)
-            return merge(self.value(node.if_expr, env), self.value(node.else_expr, env))
+            return merge_all(self.on_some_paths([node.if_expr, node.else_expr], env))
         if isinstance(node, TupleExpr):
             return tuple(self.value(item, env) for item in node.items)
         if isinstance(node, ListExpr):

@@ -149,7 +149,8 @@ class TransformedFunction:
         pytree (a list, a dict), which the walk tells apart by how it is used
         (``tracing.CANDIDATE``). A default the caller leaves out is not traced."""
         self.decorator = decorator
-        """The ``jax.jit`` decorator as written (``jax.jit``, ``jit``), or None for another form."""
+        """The ``jax.jit`` decorator as written (``jax.jit``, ``jit``) where it is the only
+        transform of the function, or None for another form."""
         self.name = name
         """How messages name the transform, where its kind does not (``jax.lax.fori_loop``)."""
 
@@ -224,7 +225,9 @@ def decorated(decorator: Decorator) -> TransformedFunction | None:
         stack.append((node, found))
     if not stack:
         return None
-    written = next((node for node, (kind, _) in stack if kind == JIT_KIND and isinstance(node, RefExpr)), None)
+    # the decorator as written, where jax.jit is the only transform: static_argnames there makes
+    # a parameter static (under "@jax.jit @jax.vmap", vmap would still map it)
+    written = stack[0][0] if len(stack) == 1 and stack[0][1][0] == JIT_KIND and isinstance(stack[0][0], RefExpr) else None
     return traced_function(decorator.func, [found for _, found in stack], written)
 
 

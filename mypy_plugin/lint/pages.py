@@ -43,12 +43,15 @@ def titles() -> dict[str, str]:
 def show(code: str | None) -> int:
     """``jax-stubs rule [CODE]``: the page of ``code``, or every code with its title; exits 2 for
     a code without a page."""
+    if folder() is None:
+        print("jax-stubs rule: error: this install holds no pages (docs/rules): reinstall jax-stubs", file=sys.stderr)
+        return 2
     if code is None:
         listed = titles()
         width = max(map(len, listed), default=0)
         for name, title in listed.items():
             print(f"{name:<{width}}  {title}")
-        return 0 if listed else 2
+        return 0
     page = page_of(code)
     if page is None:
         print(f'jax-stubs rule: error: no rule has the code "{code}"; "jax-stubs rule" lists the codes', file=sys.stderr)

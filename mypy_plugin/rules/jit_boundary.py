@@ -418,7 +418,9 @@ def static_advice(api: CheckerPluginInterface, kept: JittedSignature, name: str)
     function = function_name(kept.signature)
     if kept.statics:
         return ADD_STATIC.format(name=name, function=function), None
-    decorator = bare_jit_decorator(api, kept.signature.definition)
+    definition = kept.signature.definition
+    positional_only = isinstance(definition, FuncDef) and any(arg.pos_only for arg in definition.arguments if arg.variable.name == name)
+    decorator = None if positional_only else bare_jit_decorator(api, definition)  # static_argnames cannot name it
     if decorator is None:
         return MAKE_STATIC.format(name=name, function=function), None
     how, fix = transforms.made_static(api, decorator, name)
@@ -427,7 +429,8 @@ def static_advice(api: CheckerPluginInterface, kept: JittedSignature, name: str)
 
 def bare_jit_decorator(api: CheckerPluginInterface, definition: object) -> RefExpr | None:
     """The ``@jax.jit`` written bare as the only decorator of ``definition``, a function at the
-    top level of the checked module; None for any other form or place."""
+    top level of the checked module; None for any other form or place (a nested function, one
+    under an ``if``)."""
     tree = mypy_internals.module_tree(api)
     if not isinstance(definition, FuncDef) or tree is None:
         return None

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from mypy.nodes import CallExpr, Context, Decorator, Expression, FuncItem, IndexExpr, LambdaExpr, MemberExpr, NameExpr
+from mypy.nodes import CallExpr, Context, Decorator, Expression, FuncDef, FuncItem, IndexExpr, LambdaExpr, MemberExpr, NameExpr
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
 from mypy.types import FunctionLike, Type
 
@@ -266,8 +266,12 @@ def static_note(api: CheckerPluginInterface, traced: TransformedFunction, value:
     unannotated = value.name in traced.leaf_parameters and declared is None  # used as a number: may be a Python setting
     if not unannotated and (declared is None or not types.python_scalar(declared)):
         return None
+    if any(arg.pos_only for arg in traced.function.arguments if arg.variable.name == value.name):
+        return None  # static_argnames cannot name a positional-only parameter: jax.jit raises ValueError
     names = f'static_argnames=("{value.name}",)'
     if traced.decorator is None:
+        if isinstance(traced.function, FuncDef) and traced.function.is_decorated:
+            return None  # a stack of transforms ("@jax.jit @jax.vmap"): making it static takes more than an option
         return STATIC.format(name=value.name, how=f'pass "{names}" to jax.jit'), None
     how, fix = transforms.made_static(api, traced.decorator, value.name)
     return STATIC.format(name=value.name, how=how), fix
