@@ -486,6 +486,12 @@ def traceable(typ: Type | None) -> bool:
     return bool(found) and all(types.instance_of(member, *TRACEABLE_CLASSES) for member in found)
 
 
+def positional_only(function: object, name: str) -> bool:
+    """Whether ``name`` is a positional-only parameter of ``function``, which ``static_argnames``
+    cannot name (``jax.jit`` raises ValueError)."""
+    return isinstance(function, FuncItem) and any(arg.pos_only for arg in function.arguments if arg.variable.name == name)
+
+
 def made_static(api: CheckerPluginInterface, decorator: Expression, name: str) -> tuple[str, Fix | None]:
     """``decorator``, a bare ``@jax.jit``, written to make parameter ``name`` static
     (``@partial(jax.jit, static_argnames=("name",))``, ``(needs "import functools")`` after it

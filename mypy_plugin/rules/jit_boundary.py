@@ -419,8 +419,7 @@ def static_advice(api: CheckerPluginInterface, kept: JittedSignature, name: str)
     if kept.statics:
         return ADD_STATIC.format(name=name, function=function), None
     definition = kept.signature.definition
-    positional_only = isinstance(definition, FuncDef) and any(arg.pos_only for arg in definition.arguments if arg.variable.name == name)
-    decorator = None if positional_only else bare_jit_decorator(api, definition)  # static_argnames cannot name it
+    decorator = None if transforms.positional_only(definition, name) else bare_jit_decorator(api, definition)
     if decorator is None:
         return MAKE_STATIC.format(name=name, function=function), None
     how, fix = transforms.made_static(api, decorator, name)

@@ -266,8 +266,8 @@ def static_note(api: CheckerPluginInterface, traced: TransformedFunction, value:
     unannotated = value.name in traced.leaf_parameters and declared is None  # used as a number: may be a Python setting
     if not unannotated and (declared is None or not types.python_scalar(declared)):
         return None
-    if any(arg.pos_only for arg in traced.function.arguments if arg.variable.name == value.name):
-        return None  # static_argnames cannot name a positional-only parameter: jax.jit raises ValueError
+    if transforms.positional_only(traced.function, value.name):
+        return None
     names = f'static_argnames=("{value.name}",)'
     if traced.decorator is None:
         if isinstance(traced.function, FuncDef) and traced.function.is_decorated:
