@@ -27,7 +27,9 @@ from pathlib import Path
 
 from mypy import api
 
-from mypy_plugin.lib import tracing
+from mypy_plugin.analyses import tracing
+from mypy_plugin.analyses.sites import Site
+from mypy_plugin.analyses.values import Env, State
 
 REPORT = re.compile(r"error: .*  \[(jax-[\w-]+)\]$")
 """An error of the plugin, with its code."""
@@ -54,7 +56,7 @@ class Counts:
         run, follow = tracing.Walk.run, tracing.Walk.follow
         counts = self
 
-        def counted_run(walk: tracing.Walk) -> list[tracing.Site]:
+        def counted_run(walk: tracing.Walk) -> list[Site]:
             function = walk.transformed.function
             key = (walk.module, getattr(function, "_fullname", ""), function.line, function.column)
             if key not in counts.functions:
@@ -63,7 +65,7 @@ class Counts:
                 counts.parameters += len(walk.transformed.traced_parameters | walk.transformed.leaf_parameters)
             return run(walk)
 
-        def counted_follow(walk: tracing.Walk, node: object, args: list[tracing.State], env: tracing.Env) -> tuple[tracing.State] | None:
+        def counted_follow(walk: tracing.Walk, node: object, args: list[State], env: Env) -> tuple[State] | None:
             found = follow(walk, node, args, env)  # type: ignore[arg-type]
             if found is not None:
                 counts.helpers.add((walk.module, getattr(getattr(node, "callee", None), "fullname", "")))

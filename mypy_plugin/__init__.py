@@ -10,6 +10,8 @@ side (versions, the mismatch report, the check command's texts) in ``install/``.
 from __future__ import annotations
 
 __version__ = "0.10.2.0"
+DISTRIBUTION = "jax-stubs"
+"""The package's name, as pip installs it and as the plugin signs what it prints."""
 
 
 def plugin(version: str) -> type:

@@ -30,8 +30,8 @@ from mypy_plugin.rules.hooked import HOOKED
 
 UNLOADED: set[str] = set()
 """The rules whose module failed to load in this process, each said once."""
-SIGNATURE: Final = "default_signature"
-RETURN_TYPE: Final = "default_return_type"
+SIGNATURE_FIELD: Final = "default_signature"
+RETURN_TYPE_FIELD: Final = "default_return_type"
 """The context fields that hold mypy's own result, for a signature hook and for the others."""
 
 
@@ -88,7 +88,7 @@ def in_turn(hooks: list[Callable[[Any], Any]], default: str) -> Callable[[Any], 
     def run(ctx: Any) -> Any:
         for hook in hooks:
             result: Type = hook(ctx)  # a signature (FunctionLike) or a return type
-            if default == SIGNATURE and not isinstance(get_proper_type(result), CallableType):
+            if default == SIGNATURE_FIELD and not isinstance(get_proper_type(result), CallableType):
                 return result
             ctx = ctx._replace(**{default: result})
         return getattr(ctx, default)
@@ -153,7 +153,7 @@ class JaxStubsPlugin(Plugin):
             def decide(name: str) -> Callable[[Any], Any] | None:
                 hooks = loaded(of(hooked, name), kind, default_signature if signature else default_return_type)
                 first = before(name) if signature else []
-                return in_turn(after_mypys(mypys_getter, name, [*first, *hooks]), SIGNATURE if signature else RETURN_TYPE)
+                return in_turn(after_mypys(mypys_getter, name, [*first, *hooks]), SIGNATURE_FIELD if signature else RETURN_TYPE_FIELD)
 
             return Decided(decide)
 

@@ -11,8 +11,7 @@ own lines, named back to ``main``, with pytest-mypy-plugins' own matcher.
 
 Each run also checks a module of misuses that only the plugin reports (``SENTINEL``), under two
 codes, so that a configuration that disables one still shows the other: where the plugin should
-be loaded and none is reported, every case of the group that expects silence fails, as its
-silence proves nothing.
+be loaded and none is reported, every case of the group fails, as its outcome proves nothing.
 
 A case that does not match in its batch runs alone, as pytest-mypy-plugins runs it, and that
 verdict stands, with its usual report. A group whose run says anything not tied to one case (on
@@ -174,12 +173,13 @@ BATCHES = Batches()
 
 
 def run(item: YamlTestItem) -> None:
-    """The case's verdict from its batch if it matches there, else from a run of its own; a
-    case that expects silence fails where the plugin should be loaded and was not."""
+    """The case's verdict from its batch if it matches there, else from a run of its own; every
+    case fails where the plugin should be loaded and was not (what it expects could then come
+    from mypy and the stubs alone, or its silence from a plugin that never ran)."""
     batch = BATCHES.of(item)
-    if batch.plugin_expected and not batch.plugin_loaded and not item.expected_output:
+    if batch.plugin_expected and not batch.plugin_loaded:
         pytest.fail(f"the plugin was not loaded in the mypy run of this case's configuration (nothing under {' or '.join(SENTINEL_CODES)} "
-                    f"in {SENTINEL_MODULE}.py), so the case's silence proves nothing", pytrace=False)  # fmt: skip
+                    f"in {SENTINEL_MODULE}.py), so the case's outcome proves nothing", pytrace=False)  # fmt: skip
     if not batch.check(item):
         BATCHES.alone.append(item.name)
         YamlTestItem.runtest(item)

@@ -271,6 +271,11 @@ class Case:
     mypy_config: str = ""
     runtime: str | None = None
     runtime_reason: str | None = None
+    runtime_line: int | None = None
+    """The line of ``main`` that raises, where no misuse report names it (a check the user
+    disabled or silenced, a misuse only mypy's own errors show)."""
+    runtime_message: str | None = None
+    """A pattern of what the exception says, where no rule of ``RULES`` for its class does."""
     regex: bool = False
     skip: str | None = None
     """pytest-mypy-plugins' ``skip``: an expression true where the case does not apply (a
@@ -375,6 +380,8 @@ def load_cases(folder: Path = TYPECHECK) -> list[Case]:
                         mypy_config=raw.get("mypy_config", ""),
                         runtime=raw.get("runtime"),
                         runtime_reason=raw.get("runtime_reason"),
+                        runtime_line=raw.get("runtime_line"),
+                        runtime_message=raw.get("runtime_message"),
                         regex=bool(raw.get("regex", False)),
                         unseen_by_stubs=raw.get("unseen_by_stubs"),
                         skip=raw.get("skip"),

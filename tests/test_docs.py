@@ -1,4 +1,5 @@
-"""What the README and the rule pages (``docs/rules/<code>.md``) show works as printed.
+"""What the README, the guides (``docs/*.md``) and the rule pages (``docs/rules/<code>.md``) show
+works as printed, and every link between them leads somewhere.
 
 Every Python block is one of two kinds:
 
@@ -36,6 +37,8 @@ from mypy_plugin.lib.reporting import CATEGORY
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+GUIDES = sorted((ROOT / "docs").glob("*.md"))
+"""The documents beside the README: installing, mypy, lint, checkers, editors, releases, internals."""
 PAGES = sorted((ROOT / "docs" / "rules").glob("*.md"))
 CODES = sorted(value.code for value in vars(errorcodes).values() if isinstance(value, ErrorCode) and value.category == CATEGORY)
 SECTIONS = ["What JAX raises", "What is reported", "What is left alone", "The fix", "Silencing"]
@@ -82,7 +85,7 @@ def blocks_of(document: Path) -> list[Block]:
     return found
 
 
-BLOCKS = [block for document in [README, *PAGES] for block in blocks_of(document)]
+BLOCKS = [block for document in [README, *GUIDES, *PAGES] for block in blocks_of(document)]
 JAX_WAY = [block for block in BLOCKS if not block.marked]
 MISUSES = [block for block in BLOCKS if block.marked]
 
@@ -148,8 +151,63 @@ def test_every_rule_page_shows_a_misuse_of_its_code_its_report_and_the_jax_way(c
 
 
 def test_python_is_fenced_one_way() -> None:
-    for document in [README, *PAGES]:
+    for document in [README, *GUIDES, *PAGES]:
         assert not re.search(r"^\s*```(py|python3|pycon)\s*$", document.read_text(encoding="utf-8"), re.MULTILINE), document
+
+
+DESCRIPTIONS = {
+    value.code: value.description for value in vars(errorcodes).values() if isinstance(value, ErrorCode) and value.category == CATEGORY
+}
+"""Each code's one description (``lib/errorcodes.py``)."""
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_each_page_is_titled_with_its_codes_description(code: str) -> None:
+    title = (ROOT / "docs" / "rules" / f"{code}.md").read_text(encoding="utf-8").partition("\n")[0]
+    assert title == f"# `{code}`: {DESCRIPTIONS[code]}"
+
+
+def test_the_readme_table_says_each_codes_description() -> None:
+    rows = re.findall(r"^\| \[`([a-z-]+)`\]\(docs/rules/[a-z-]+\.md\) \| (.*?) \|", README.read_text(encoding="utf-8"), re.MULTILINE)
+    assert rows and all(described == DESCRIPTIONS[code] for code, described in rows), rows
+
+
+def test_every_figure_comes_from_its_result() -> None:
+    """Every figure the documents print between markers is the one its benchmark result holds."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("figures", ROOT / "scripts" / "figures.py")
+    assert spec is not None and spec.loader is not None
+    figures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(figures)
+    printed = [match for document in figures.documents() for match in figures.MARK.finditer(document.read_text(encoding="utf-8"))]
+    assert len(printed) >= 10, "the documents print their figures between markers"
+    assert figures.differences() == []
+
+
+LINK = re.compile(r"\]\((?P<target>[^)\s#]*)(?:#(?P<anchor>[^)\s]+))?\)")
+
+
+def anchors(document: Path) -> set[str]:
+    """The anchors GitHub gives ``document``'s headings: lower case, punctuation but ``-`` dropped."""
+    headings = re.findall(r"^#+ (.+)$", document.read_text(encoding="utf-8"), re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+
+
+@pytest.mark.parametrize("document", [README, *GUIDES, *PAGES], ids=lambda document: str(document.relative_to(ROOT)))
+def test_every_link_leads_somewhere(document: Path) -> None:
+    """A relative link names a file of the repository, and its anchor a heading there."""
+    broken = []
+    for link in LINK.finditer(document.read_text(encoding="utf-8")):
+        target = link["target"]
+        if target.startswith(("http://", "https://", "mailto:")):
+            continue
+        path = (document.parent / target).resolve() if target else document
+        if not path.exists():
+            broken.append(link[0])
+        elif link["anchor"] and path.suffix == ".md" and link["anchor"] not in anchors(path):
+            broken.append(link[0])
+    assert broken == []
 
 
 def test_the_readme_links_every_page() -> None:
@@ -227,6 +285,7 @@ def test_jax_stubs_rule_prints_the_installed_page() -> None:
         assert (shown.returncode, shown.stdout) == (0, page.read_text(encoding="utf-8")), page
     listed = subprocess.run([command, "rule"], capture_output=True, text=True)
     assert listed.returncode == 0 and [line.split()[0] for line in listed.stdout.splitlines()] == CODES
+    assert [line.split(maxsplit=1)[1] for line in listed.stdout.splitlines()] == [DESCRIPTIONS[code] for code in CODES]
     unknown = subprocess.run([command, "rule", "jax-nothing"], capture_output=True, text=True)
     assert (unknown.returncode, unknown.stdout) == (2, "") and unknown.stderr.startswith(
         'jax-stubs rule: error: no rule has the code "jax-nothing"'

@@ -107,12 +107,12 @@ def test_hooks_of_one_name_run_in_turn() -> None:
     mypys, firsts, seconds = UninhabitedType(), AnyType(TypeOfAny.explicit), NoneType()
     fields: list[Any] = [None] * len(MethodContext._fields)
     ctx = MethodContext(*fields)._replace(default_return_type=mypys)
-    both = main.in_turn([hook("first", firsts), hook("second", seconds)], main.RETURN_TYPE)
+    both = main.in_turn([hook("first", firsts), hook("second", seconds)], main.RETURN_TYPE_FIELD)
     assert both is not None and both(ctx) is seconds
     assert seen == [("first", mypys), ("second", firsts)]
-    assert main.in_turn([], main.RETURN_TYPE) is None
+    assert main.in_turn([], main.RETURN_TYPE_FIELD) is None
     single = hook("only", seconds)
-    assert main.in_turn([single], main.RETURN_TYPE) is single
+    assert main.in_turn([single], main.RETURN_TYPE_FIELD) is single
 
 
 def test_mypys_own_hook_runs_first_where_a_rule_hooks_the_same_name() -> None:

@@ -1,5 +1,5 @@
 """``jax-stubs lint`` where projects run their checks: pre-commit (the hook this checkout
-defines, tried with ``pre-commit try-repo``, and the README's hooks as printed) and notebooks
+defines, tried with ``pre-commit try-repo``, and the hooks of ``docs/lint.md`` as printed) and notebooks
 through nbQA, each on a temporary git repository holding the module ported from NumPy of
 ``tests/lint`` and a notebook. pre-commit installs into environments of its own, from the
 package index and the wheel under test (``PIP_FIND_LINKS``)."""
@@ -22,7 +22,7 @@ from mypy_plugin.install.compat import COMPATIBLE_MYPY
 
 REPO = Path(__file__).resolve().parent.parent
 JAX_RELEASE = (REPO / "jax_stubs" / "JAX_VERSION").read_text().strip()
-README_HOOKS = re.search(r"```yaml\n(repos:\n  - repo: local\n.*?)```", (REPO / "README.md").read_text(), re.DOTALL)
+README_HOOKS = re.search(r"```yaml\n(repos:\n  - repo: local\n.*?)```", (REPO / "docs" / "lint.md").read_text(), re.DOTALL)
 CELLS = [
     ["import jax\n", "import jax.numpy as jnp\n"],
     ["%matplotlib inline\n", "window = jnp.ones(3)\n", "window[0] = 0.0\n"],
@@ -89,10 +89,10 @@ def test_the_hook_of_this_checkout(project: Path, tmp_path: Path) -> None:
 
 
 def test_the_readme_hooks_as_printed(project: Path, tmp_path: Path) -> None:
-    """The README's hooks install the user's JAX and the matching stubs (here the wheel under
+    """The documented hooks install the user's JAX and the matching stubs (here the wheel under
     test, found through ``PIP_FIND_LINKS`` as on a private index) and report in modules and in
     notebook cells."""
-    assert README_HOOKS is not None, "the README shows the hooks"
+    assert README_HOOKS is not None, "docs/lint.md shows the hooks"
     (project / ".pre-commit-config.yaml").write_text(README_HOOKS.group(1))
     subprocess.run(["git", "add", ".pre-commit-config.yaml"], cwd=project, check=True)
     wheels = built_wheels(tmp_path / "wheels")
@@ -106,7 +106,7 @@ def test_the_readme_hooks_as_printed(project: Path, tmp_path: Path) -> None:
 
 
 def nbqa(folder: Path, command: str) -> subprocess.CompletedProcess[str]:
-    """nbQA running ``command`` on ``smooth.ipynb``, as the README shows it."""
+    """nbQA running ``command`` on ``smooth.ipynb``, as ``docs/lint.md`` shows it."""
     return subprocess.run(
         [str(BIN / "nbqa"), command, "--nbqa-shell", "smooth.ipynb"],
         cwd=folder,

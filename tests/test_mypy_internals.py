@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from mypy.errors import Errors, ErrorWatcher
@@ -24,6 +25,19 @@ from mypy_runs import run_mypy
 
 from mypy_plugin.install import startup
 from mypy_plugin.lib import mypy_internals
+
+Test = TypeVar("Test", bound=Callable[..., None])
+
+
+def reads(read: str) -> Callable[[Test], Test]:
+    """Marks a test as the one of ``read``, a name of ``mypy_internals.READS``."""
+
+    def mark(test: Test) -> Test:
+        test.tested_reads = (*getattr(test, "tested_reads", ()), read)  # type: ignore[attr-defined]
+        return test
+
+    return mark
+
 
 PROBE = """\
 import json, os
@@ -120,6 +134,7 @@ def probed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]
     return found
 
 
+@reads("TypeChecker.tree")
 def test_module_tree(probed: dict[str, dict[str, Any]]) -> None:
     assert probed["shown.py:14"]["TypeChecker.tree"] == "shown"
 
@@ -132,10 +147,12 @@ def test_module_tree_holds_the_nodes_the_checker_visits(probed: dict[str, dict[s
     assert probed["shown.py:18"]["TypeChecker.tree nodes"] is False
 
 
+@reads("Errors.get_watchers")
 def test_error_watchers(probed: dict[str, dict[str, Any]]) -> None:
     assert probed["shown.py:14"]["Errors.get_watchers"] is True
 
 
+@reads("ErrorWatcher._filter")
 @pytest.mark.parametrize(("filter_errors", "save", "discards"), [(True, False, True), (True, True, False), (False, False, False)])
 def test_watcher_that_discards(filter_errors: bool, save: bool, discards: bool) -> None:
     """A watcher that filters and keeps nothing discards; one that saves what it filters (to
@@ -144,28 +161,34 @@ def test_watcher_that_discards(filter_errors: bool, save: bool, discards: bool) 
     assert mypy_internals.discards(watcher) is discards
 
 
+@reads("MessageBuilder.prefer_simple_messages")
 def test_prefer_simple_messages(probed: dict[str, dict[str, Any]]) -> None:
     assert probed["shown.py:14"]["MessageBuilder.prefer_simple_messages"] is False
     assert probed["hidden.py:18"]["MessageBuilder.prefer_simple_messages"] is True
 
 
+@reads("MessageBuilder.note(parent_error=)")
 def test_note_tied_to_its_error(probed: dict[str, dict[str, Any]]) -> None:
     assert probed["shown.py:14"]["MessageBuilder.note(parent_error=)"] is True
 
 
+@reads("TypeChecker.scope")
 def test_current_function(probed: dict[str, dict[str, Any]]) -> None:
     assert probed["shown.py:14"]["TypeChecker.scope"] == "inside"
     assert probed["shown.py:17"]["TypeChecker.scope"] is None
 
 
+@reads("TypeChecker.lookup_type_or_none")
 def test_type_map(probed: dict[str, dict[str, Any]]) -> None:
     assert probed["shown.py:14"]["TypeChecker.lookup_type_or_none"] == "shown.Layer"
 
 
+@reads("TypeInfo.metadata['dataclass']")
 def test_fields_dataclasses_replace_sets(probed: dict[str, dict[str, Any]]) -> None:
     assert probed["shown.py:14"]["TypeInfo.metadata['dataclass']"] == ["w"]
 
 
+@reads("Errors._watchers")
 def test_errors_past_the_watchers(probed: dict[str, dict[str, Any]]) -> None:
     """An error reported past a discarding watcher reaches the user (checked in the fixture);
     in a module whose errors are ignored nothing is told shown."""
@@ -173,11 +196,13 @@ def test_errors_past_the_watchers(probed: dict[str, dict[str, Any]]) -> None:
     assert probed["hidden.py:18"]["Errors._watchers"] is False
 
 
+@reads("TypeChecker.modules")
 def test_class_named(probed: dict[str, dict[str, Any]]) -> None:
     """A class found in the module that defines it (the way to ``jax._src.basearray.Array``)."""
     assert probed["shown.py:14"]["TypeChecker.modules"] == "dataclasses.Field"
 
 
+@reads("plugins.default.DefaultPlugin")
 def test_default_plugin() -> None:
     from mypy.plugins.default import DefaultPlugin
 
@@ -186,6 +211,7 @@ def test_default_plugin() -> None:
     assert found.get_method_hook("functools.partial.__call__") is not None
 
 
+@reads("messages.format_type")
 def test_format_type() -> None:
     from mypy.messages import format_type
 
@@ -193,6 +219,7 @@ def test_format_type() -> None:
     assert mypy_internals.format_type(union, Options()) == format_type(union, Options()) == '"Any | None"'
 
 
+@reads("modulefinder.get_search_dirs")
 def test_search_dirs() -> None:
     from mypy.modulefinder import get_search_dirs
 
@@ -201,6 +228,7 @@ def test_search_dirs() -> None:
     assert any(Path(folder, "mypy_plugin").is_dir() for folder in site_packages)
 
 
+@reads("Options.disable_error_code")
 def test_disabled_codes() -> None:
     options = Options()
     options.disable_error_code = ["jax-stubs-mismatch"]
@@ -209,6 +237,7 @@ def test_disabled_codes() -> None:
     assert isinstance(Options().disabled_error_codes, set)
 
 
+@reads("BuildManager.rechecked_modules")
 def test_rechecked_modules(tmp_path: Path) -> None:
     """A build checks a module anew, and the next one takes it from the cache (what
     ``jax-stubs lint`` counts)."""
@@ -225,6 +254,7 @@ def test_rechecked_modules(tmp_path: Path) -> None:
     assert found[1] is not None and "counted" not in found[1]
 
 
+@reads("Instance.extra_attrs")
 def test_extra_attributes() -> None:
     """An attribute put on an instance is read back, and a copy keeps it (``lib/jitted.py``)."""
     from mypy.nodes import Block, ClassDef, SymbolTable, TypeInfo
@@ -238,6 +268,7 @@ def test_extra_attributes() -> None:
     assert list(mypy_internals.extra_attributes(kept.copy_modified())) == ["signature"]
 
 
+@reads("TypedDictType.readonly_keys")
 def test_readonly_keys() -> None:
     """A ``ReadOnly`` key of a TypedDict is read as such (``lib/places.py``)."""
     from mypy.nodes import Block, ClassDef, SymbolTable, TypeInfo
@@ -249,31 +280,25 @@ def test_readonly_keys() -> None:
 
 
 def test_every_read_is_tested() -> None:
-    tested = {
-        "TypeChecker.tree",
-        "Errors.get_watchers",
-        "ErrorWatcher._filter",
-        "MessageBuilder.prefer_simple_messages",
-        "MessageBuilder.note(parent_error=)",
-        "messages.format_type",
-        "modulefinder.get_search_dirs",
-        "Options.disable_error_code",
-        "TypeChecker.scope",
-        "TypeChecker.lookup_type_or_none",
-        "TypeInfo.metadata['dataclass']",
-        "Errors._watchers",
-        "plugins.default.DefaultPlugin",
-        "TypeChecker.modules",
-        "BuildManager.rechecked_modules",
-        "Instance.extra_attrs",
-        "TypedDictType.readonly_keys",
-    }
-    assert set(mypy_internals.READS) == tested
+    """Each read ``READS`` names has a test here that says it tests it (``reads``), and no test
+    claims a read that is not named."""
+    claimed = {read for test in globals().values() for read in getattr(test, "tested_reads", ())}
+    assert set(mypy_internals.READS) == claimed
 
 
 PLUGIN_SOURCE = Path(mypy_internals.__file__).resolve().parent.parent
 THE_DOORS = {PLUGIN_SOURCE / "lib" / "mypy_internals.py", PLUGIN_SOURCE / "lint" / "mypy_api.py"}
-PUBLIC_MODULES = {"mypy", "mypy.nodes", "mypy.types", "mypy.plugin", "mypy.errorcodes", "mypy.options", "mypy.version", "mypy.subtypes"}
+PUBLIC_MODULES = {
+    "mypy",
+    "mypy.nodes",
+    "mypy.patterns",
+    "mypy.types",
+    "mypy.plugin",
+    "mypy.errorcodes",
+    "mypy.options",
+    "mypy.version",
+    "mypy.subtypes",
+}
 """What mypy offers plugins (the hook contexts and the types and nodes they carry), and its version."""
 NAMED_TUPLE_API = {"_replace", "_fields", "_asdict", "_make"}
 OWN_NAMES = {"self", "cls", "os", "sys", "mypy_internals"}

@@ -1,7 +1,9 @@
 """mypy with the plugin never crashes, whatever shape the code reaching a rule takes.
 
 Hypothesis composes programs from receivers, call shapes, streams and surroundings that real
-code (and broken code) has, and mypy checks a whole batch of them in one process. A crash
+code has, also wrong (names never defined, a module that does not exist) and unparsable, and
+mypy checks a whole batch of them in one process, beside a misuse whose report shows that the
+hooks ran (mypy stops at a syntax error before any hook: that kind is checked alone). A crash
 shows as ``INTERNAL ERROR``, a traceback, an exit status above 2, or the plugin's own
 "internal error" line (its guard keeps mypy alive but the test still fails on it).
 
@@ -16,7 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
-from mypy_runs import assert_no_crash, run_mypy
+from mypy_runs import MISUSE, assert_no_crash, run_mypy
 
 EXAMPLES = int(os.environ.get("JAX_STUBS_FUZZ_EXAMPLES", "4"))
 BATCH = 25
@@ -230,6 +232,19 @@ SURROUNDINGS = [
 ]
 # Code that does not parse: mypy stops at its syntax error, and nothing may crash on the way.
 BREAKAGES = [")", "(", "stream=", ", stream=1, stream=2)", " + ", "\n    )", "def"]
+# Code that parses but is wrong: mypy checks it through, and every hook meets what errors leave
+# behind (a module that does not exist, names never defined, types of them, calls that fail).
+WRONGS = [
+    ("import jax.numpy as jnp", "import jax.nump as jnp"),
+    ("x = jnp.zeros(3)", "x = undefined_array"),
+    ("dev = jax.devices()[0]", "dev = jax.devices(1, 2, 3)[0]"),
+    ('A = TypeVar("A", bound=jax.Array)', 'A = TypeVar("A", bound=Undefined)'),
+    ("kwargs: dict[str, Any] = {}", "kwargs: dict[str, Undefined] = {}"),
+    ("either: Union[jax.Array, np.ndarray] = x", "either: Union[jax.Arra, np.ndarray] = x"),
+]
+SENTINEL = MISUSE
+"""A module beside the wrong ones with a misuse only the plugin reports: its report shows that
+the hooks ran in that process."""
 
 
 def statement(parts: tuple[str, str, str, str]) -> str:
@@ -257,6 +272,7 @@ batches = st.tuples(
     st.lists(programs, min_size=BATCH, max_size=BATCH),
     st.sampled_from(BREAKAGES),
     st.sampled_from(["", "strict = True\n", "warn_unreachable = True\ncheck_untyped_defs = True\n"]),
+    st.lists(st.sampled_from(WRONGS), min_size=BATCH, max_size=BATCH),
 )
 
 
@@ -264,13 +280,19 @@ def check_batch(folder: Path, sources: list[str], config: str, parses: bool) -> 
     folder.mkdir(parents=True, exist_ok=True)
     for index, source in enumerate(sources):
         (folder / f"p{index}.py").write_text(source)
-    result = run_mypy(folder, "--show-traceback", *(f"p{i}.py" for i in range(len(sources))), extra=config)
-    # Status 2 is a blocking error: expected from broken code, a failure for code that compiles
-    # (mypy would have stopped before the plugin saw anything).
+    names = [f"p{i}.py" for i in range(len(sources))]
+    if parses:
+        (folder / "sentinel.py").write_text(SENTINEL)
+        names.append("sentinel.py")
+    result = run_mypy(folder, "--show-traceback", *names, extra=config)
+    # Status 2 is a blocking error: expected from code that does not parse, a failure for code
+    # that does (mypy would have stopped before the plugin saw anything).
     assert_no_crash(result, statuses=(0, 1) if parses else (0, 1, 2))
+    if parses:
+        assert "sentinel.py:4: error:" in result.stdout and "[jax-to-device-stream]" in result.stdout, result.stdout[-3000:]
 
 
-@pytest.mark.parametrize("kind", ["valid", "broken"])
+@pytest.mark.parametrize("kind", ["valid", "wrong", "unparsable"])
 def test_mypy_with_the_plugin_never_crashes(kind: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     @seed(20261130)
     @settings(
@@ -281,12 +303,15 @@ def test_mypy_with_the_plugin_never_crashes(kind: str, tmp_path_factory: pytest.
         suppress_health_check=list(HealthCheck),
     )
     @given(batches)
-    def run(batch: tuple[list[str], str, str]) -> None:
-        sources, breakage, config = batch
-        if kind == "broken":
+    def run(batch: tuple[list[str], str, str, list[tuple[str, str]]]) -> None:
+        sources, breakage, config, wrongs = batch
+        if kind == "wrong":
+            # One wrong line in each program's header: every program still parses.
+            sources = [source.replace(*wrong, 1) for source, wrong in zip(sources, wrongs)]
+        if kind == "unparsable":
             # Cut one program short and append the breakage: it must not parse.
             sources = [sources[0][: len(HEADER) + 40] + breakage]
-        check_batch(tmp_path_factory.mktemp("batch"), sources, config, parses=kind == "valid")
+        check_batch(tmp_path_factory.mktemp("batch"), sources, config, parses=kind != "unparsable")
 
     run()
 

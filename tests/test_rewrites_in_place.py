@@ -40,7 +40,7 @@ from cases import (
     run_snippet,
     updated_by_at,
 )
-from mypy_runs import run_mypy
+from mypy_runs import assert_no_crash, run_mypy
 
 CASES = load_cases()
 NOTE = re.compile(
@@ -166,6 +166,7 @@ def rewrites_in(folder: Path) -> list[Rewrite]:
         for index in indexes:
             (group / f"case_{index}.py").write_text(CASES[index].main, encoding="utf-8")
         result = run_mypy(group, *(f"case_{index}.py" for index in indexes), plugin=False, extra=config)
+        assert_no_crash(result)
         for match in NOTE.finditer(result.stdout):
             index = int(match["module"].split("_")[1])
             imports = tuple(re.findall(r'"([^"]+)"', match["imports"] or ""))
@@ -193,6 +194,7 @@ def errors_on_rewritten_lines(rewrites: list[Rewrite], tmp_path_factory: pytest.
                 names.append(f"case_{index}_0.py")
                 (group / names[-1]).write_text(rewrite.written(), encoding="utf-8")
         result = run_mypy(group, *names, plugin=False, extra=config)
+        assert_no_crash(result)  # a rule that crashed would report nothing: the line would look clean
         for match in ERROR.finditer(result.stdout):
             index = int(match["module"].split("_")[1])
             if int(match["line"]) == rewrites[index].line:

@@ -1,4 +1,4 @@
-"""The tables of ``mypy_plugin/lib/tracing.py`` hold under real JAX on the CPU: each function
+"""The tables of ``mypy_plugin/lib/sites.py`` hold under real JAX on the CPU: each function
 that makes a value-dependent shape raises under ``jax.jit`` without ``size=`` and runs with it,
 each function the walk takes for a mask returns booleans, each NumPy converter raises, and no
 attribute it takes for a Python value gives a tracer. The YAML cases prove the sites; these
@@ -16,7 +16,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from mypy_plugin.lib import fullnames, tracing
+from mypy_plugin.analyses import sites
+from mypy_plugin.lib import fullnames
 
 X = jnp.array([0.0, 1.0, 2.0, 1.0])
 
@@ -35,7 +36,7 @@ def shape_call(name: str, **size: int) -> Callable[[jax.Array], Any]:
     return lambda x: function(x, **size)
 
 
-@pytest.mark.parametrize("fullname", sorted(tracing.SHAPE_MAKING_FUNCTIONS))
+@pytest.mark.parametrize("fullname", sorted(sites.SHAPE_MAKING_FUNCTIONS))
 def test_shape_making_functions_need_size(fullname: str) -> None:
     name = short(fullname)
     with pytest.raises(jax.errors.ConcretizationTypeError):
@@ -48,13 +49,13 @@ def test_one_argument_where_and_nonzero_method_need_size() -> None:
     with pytest.raises(jax.errors.ConcretizationTypeError):
         jax.jit(lambda x: jnp.where(x > 0))(X)  # type: ignore[jax-traced-shape]
     jax.jit(lambda x: jnp.where(x > 0, size=4))(X)
-    for method in tracing.SHAPE_MAKING_METHODS:
+    for method in sites.SHAPE_MAKING_METHODS:
         with pytest.raises(jax.errors.ConcretizationTypeError):
             jax.jit(lambda x, method=method: getattr(x, method)())(X)
         jax.jit(lambda x, method=method: getattr(x, method)(size=4))(X)
 
 
-@pytest.mark.parametrize("fullname", sorted(tracing.MASK_FUNCTIONS))
+@pytest.mark.parametrize("fullname", sorted(sites.MASK_FUNCTIONS))
 def test_mask_functions_return_booleans(fullname: str) -> None:
     name = short(fullname)
     function = getattr(jnp, name)
@@ -67,19 +68,19 @@ def test_mask_functions_return_booleans(fullname: str) -> None:
     assert result.dtype == jnp.bool_
 
 
-@pytest.mark.parametrize("name", sorted(tracing.NUMPY_CONVERTERS))
+@pytest.mark.parametrize("name", sorted(sites.NUMPY_CONVERTERS))
 def test_numpy_converters_raise(name: str) -> None:
     with pytest.raises(jax.errors.TracerArrayConversionError):
         jax.jit(lambda x: getattr(np, name)(x))(X)
 
 
-@pytest.mark.parametrize("method", sorted(tracing.CONVERTING_METHODS))
+@pytest.mark.parametrize("method", sorted(sites.CONVERTING_METHODS))
 def test_converting_methods_raise(method: str) -> None:
     with pytest.raises(jax.errors.ConcretizationTypeError):
         jax.jit(lambda x: getattr(x.sum(), method)())(X)
 
 
-@pytest.mark.parametrize("name", sorted(tracing.MATH_FUNCTIONS))
+@pytest.mark.parametrize("name", sorted(sites.MATH_FUNCTIONS))
 def test_math_functions_raise_and_have_a_jax_numpy_twin(name: str) -> None:
     function = getattr(math, name)
     arity = 2 if name in ("atan2", "pow", "hypot", "copysign", "fmod") else 1
@@ -87,12 +88,12 @@ def test_math_functions_raise_and_have_a_jax_numpy_twin(name: str) -> None:
         jax.jit(lambda x: function(*[x.sum()] * arity))(X)
     with pytest.raises(jax.errors.ConcretizationTypeError):
         jax.grad(lambda x: x * function(*[x] * arity))(0.5)
-    twin = getattr(jnp, tracing.MATH_FUNCTIONS[name])
+    twin = getattr(jnp, sites.MATH_FUNCTIONS[name])
     assert np.allclose(twin(*[0.5] * arity), function(*[0.5] * arity))
 
 
 def test_int_and_item_run_under_grad_and_the_other_conversions_raise() -> None:
-    assert tracing.RUN_UNDER_GRAD == {'"int()"', '".item()"'}
+    assert sites.RUN_UNDER_GRAD == {'"int()"', '".item()"'}
     jax.grad(lambda x: x * int(x) * x.item())(2.0)
     for convert in (float, complex, lambda x: x.tolist()):
         with pytest.raises(jax.errors.ConcretizationTypeError):
@@ -102,7 +103,7 @@ def test_int_and_item_run_under_grad_and_the_other_conversions_raise() -> None:
     jax.grad(lambda x: x * 2 if x > 0 else -x)(2.0)  # control flow runs
 
 
-@pytest.mark.parametrize("name", sorted(tracing.CONCRETE_ATTRIBUTES))
+@pytest.mark.parametrize("name", sorted(sites.CONCRETE_ATTRIBUTES))
 def test_concrete_attributes_are_not_tracers(name: str) -> None:
     """An attribute the walk takes for a Python value is one while JAX traces (or does not exist
     on a tracer, which the walk need not know)."""
@@ -161,7 +162,7 @@ SIZE_CALLS: dict[str, tuple[Callable[..., Any], Callable[[Any], Any]]] = {
     "broadcast": (jax.lax.broadcast, lambda n: jax.lax.broadcast(X, (n,))),
     "broadcast_in_dim": (jax.lax.broadcast_in_dim, lambda n: jax.lax.broadcast_in_dim(X, (n, 4), (1,))),
 }
-"""For each entry of ``tracing.SIZE_PARAMETERS`` (by its short name, a module's where two share
+"""For each entry of ``sites.SIZE_PARAMETERS`` (by its short name, a module's where two share
 one): the function, and a call of it with ``n`` as its shape or size."""
 
 
@@ -193,14 +194,14 @@ def defined_as(function: Callable[..., Any]) -> str:
     return f"{inner.__module__}.{inner.__name__}"
 
 
-@pytest.mark.parametrize("fullname", sorted(tracing.SIZE_PARAMETERS))
+@pytest.mark.parametrize("fullname", sorted(sites.SIZE_PARAMETERS))
 def test_a_traced_size_raises_what_the_table_says(fullname: str) -> None:
     """Under ``jax.jit`` a traced ``n`` there raises the table's exception; a Python int runs;
     the function is where the table says (for the module it names on this release), and the
     parameter names are the installed JAX's own."""
     import inspect
 
-    raises, places = tracing.SIZE_PARAMETERS[fullname]
+    raises, places = sites.SIZE_PARAMETERS[fullname]
     function, call = SIZE_CALLS[size_entry(fullname)]
     where = defined_as(function)
     if fullname.rpartition(".")[0] + "." in fullnames.RANDOM_MODULES and where != fullname:
@@ -221,18 +222,18 @@ def test_a_traced_size_raises_what_the_table_says(fullname: str) -> None:
 
 
 def test_every_size_entry_has_a_call() -> None:
-    assert {size_entry(fullname) for fullname in tracing.SIZE_PARAMETERS} == set(SIZE_CALLS)
+    assert {size_entry(fullname) for fullname in sites.SIZE_PARAMETERS} == set(SIZE_CALLS)
 
 
 def test_repeat_needs_total_repeat_length() -> None:
-    assert tracing.SIZE_FIXED_BY == {fullnames.JNP + "repeat": "total_repeat_length"}
+    assert sites.SIZE_FIXED_BY == {fullnames.JNP + "repeat": "total_repeat_length"}
     with pytest.raises(jax.errors.ConcretizationTypeError):
         jax.jit(lambda n: jnp.repeat(X, n))(2)  # type: ignore[jax-traced-shape]
     jax.jit(lambda n: jnp.repeat(X, n, total_repeat_length=8))(2)
 
 
 def test_reshape_method_with_a_traced_size_raises_type_error() -> None:
-    assert tracing.SHAPE_METHODS == {"reshape"}
+    assert sites.SHAPE_METHODS == {"reshape"}
     with pytest.raises(TypeError):
         jax.jit(lambda x, n: x.reshape(n, -1))(X, 2)  # type: ignore[jax-traced-shape]
     jax.jit(lambda x: x.reshape(x.shape[0] // 2, -1))(X)

@@ -21,8 +21,8 @@ from environments import JAX, linked_environment
 from mypy_runs import BIN, PYTHON, Daemon, run_mypy, shared_cache
 
 from mypy_plugin.install import messages, releases
-from mypy_plugin.install.compat import parse_version
 from mypy_plugin.install.diagnosis import Diagnosis, Installer
+from mypy_plugin.lib.release import parse_version
 from mypy_plugin.lib.stderr import PREFIX
 
 HERE = Diagnosis.of_this_environment()
@@ -287,8 +287,8 @@ def test_too_old_mypy_gets_one_line_and_a_plugin_that_does_nothing(entry: str, c
         assert issubclass(module.plugin(supported), JaxStubsPlugin)
 
 
-def test_readme_shows_the_mismatch_report_as_it_is() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+def test_install_page_shows_the_mismatch_report_as_it_is() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "docs" / "install.md").read_text()
     shown = Diagnosis(
         jax="0.9.2", stubs="0.10.2", distribution="0.10.2.0", folder=None, missing=(), installer=Installer(".venv/bin/python", True)
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from mypy_plugin.lib.release import parse_version
+
 MINIMUM_MYPY = (1, 19)
 """The oldest mypy release the plugin is tested with (scripts/matrix.py runs it in CI).
 
@@ -9,16 +11,6 @@ MINIMUM_MYPY = (1, 19)
 """
 COMPATIBLE_MYPY = "mypy>=1.19,<2.5"
 """The mypy releases the plugin is tested with: the ``compatible-mypy`` extra of the package."""
-
-
-def parse_version(version: str) -> tuple[int, ...]:
-    """``1.19.0+dev.abc`` -> ``(1, 19, 0)``; unreadable parts end the tuple."""
-    parts: list[int] = []
-    for part in version.split("+")[0].split("."):
-        if not part.isdigit():
-            break
-        parts.append(int(part))
-    return tuple(parts)
 
 
 def is_supported(version: str) -> bool:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from mypy_plugin import __version__
 from mypy_plugin.install import installed, messages, releases
-from mypy_plugin.install.compat import parse_version
+from mypy_plugin.lib.release import parse_version
 
 OLDEST_JAX = "0.4.31"
 """The first JAX release with a built-in ``Array.to_device``: the oldest the stubs describe."""
@@ -170,7 +170,7 @@ def owners_of(site_packages: Path, files: set[str]) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for info in sorted(site_packages.glob("*.dist-info")):
         name = info.name.partition("-")[0]
-        if name == installed.DISTRIBUTION:
+        if name == installed.DIST_INFO_NAME:
             continue
         try:
             lines = (info / "RECORD").read_text(encoding="utf-8").splitlines()

@@ -18,9 +18,11 @@ import os
 from collections.abc import Sequence
 from typing import Final
 
-DISTRIBUTION: Final = "jax_stubs"
+from mypy_plugin import DISTRIBUTION
+
+DIST_INFO_NAME: Final = DISTRIBUTION.replace("-", "_")
 """The package's distribution, as its ``.dist-info`` folder spells it."""
-JAX: Final = "jax"
+JAX_DISTRIBUTION: Final = "jax"
 PIP: Final = "pip"
 STUB_FOLDER: Final = "jax-stubs"
 TARGET_FILE: Final = "JAX_VERSION"
@@ -78,8 +80,8 @@ class Installed:
 
 def read(search_path: Sequence[str]) -> Installed:
     """What is installed where ``search_path`` (mypy's order) finds packages."""
-    infos = dist_infos((JAX, DISTRIBUTION, PIP), search_path)
-    record = infos.get(DISTRIBUTION)
+    infos = dist_infos((JAX_DISTRIBUTION, DIST_INFO_NAME, PIP), search_path)
+    record = infos.get(DIST_INFO_NAME)
     recorded = stub_files(record) if record is not None else {}
     target = next((f for f in recorded if os.path.basename(f) == TARGET_FILE and os.path.basename(os.path.dirname(f)) == STUB_FOLDER), None)
     stubs = read_target(target) if target is not None else None
@@ -93,7 +95,7 @@ def read(search_path: Sequence[str]) -> Installed:
         if size is not None and found != size:
             changed.append(path)
     return Installed(
-        jax=version_of(infos.get(JAX)),
+        jax=version_of(infos.get(JAX_DISTRIBUTION)),
         stubs=stubs,
         distribution=version_of(record),
         folder=os.path.dirname(target) if target is not None else None,

@@ -1,6 +1,8 @@
-"""What the rules share: JAX's full names (``fullnames``), which receivers use JAX's own
-``Array`` methods (``receivers``), what a type admits (``types``), printing expressions back
-as source (``source``), where an updated array can go back (``places``), reading the checked
-module's imports and statements (``checked_module``), making a report (``reporting``), the
-crash guard (``guard``), the declaration of a rule (``rule``), and every read of mypy beyond
-its plugin interface (``mypy_internals``)."""
+"""The plumbing every part of the plugin shares, none of it about what JAX does: declaring a
+rule (``rule``) and its codes (``errorcodes``), reporting (``reporting``) with a fix
+(``fixes``), the crash guard (``guard``), reading a call's arguments (``arguments``), the checked
+module's imports and statements (``checked_module``, ``statements``), the walk of statements in
+the order they run (``flow``), what a type admits (``types``), printing expressions back as
+source (``source``), JAX's full names (``fullnames``) and the release the stubs describe
+(``release``), lines on stderr (``stderr``), and every read of mypy beyond its plugin interface
+(``mypy_internals``). Nothing here imports ``analyses/`` or ``rules/``."""

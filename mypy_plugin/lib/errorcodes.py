@@ -1,4 +1,10 @@
-"""Every error code the plugin reports under, in one place that loading the plugin imports.
+"""Every error code the plugin reports under, each with its one description, in one place that
+loading the plugin imports.
+
+The description says what the code reports in one line: it is the title of the code's page
+(``docs/rules/<code>.md``), which ``jax-stubs rule`` lists, and the README's table (both held to
+it by ``tests/test_docs.py``). What JAX raises, what is reported and left alone, and the fix are
+on the page; how a rule finds it, in its module.
 
 mypy checks the codes a configuration names (``disable_error_code``, ``enable_error_code``)
 right after it loads the plugins, against the codes created so far: a code made in a rule's
@@ -16,103 +22,103 @@ from mypy_plugin.lib.reporting import CATEGORY
 
 TO_DEVICE_STREAM: Final = ErrorCode(
     "jax-to-device-stream",
-    "Check that jax.Array.to_device() gets no stream (JAX raises NotImplementedError)",
+    "a stream passed to `Array.to_device`",
     CATEGORY,
     sub_code_of=ARG_TYPE,
 )
 
 IMMUTABLE_ARRAY: Final = ErrorCode(
     "jax-immutable-array",
-    "Check that no item of a JAX array is assigned to (JAX raises TypeError; use x.at[i])",
+    "item assignment on a JAX array: `x[i] = v`, `x[i] += v`",
     CATEGORY,
 )
 
 TRACED_VALUE: Final = ErrorCode(
     "jax-traced-value",
-    "Check that code under jax.jit/jax.vmap needs no Python value of a traced array",
+    "the Python value of a traced array under `jax.jit` or `jax.vmap`: `if`, `int()`, `.item()`, NumPy",
     CATEGORY,
 )
 
 TRACED_SHAPE: Final = ErrorCode(
     "jax-traced-shape",
-    "Check that code under jax.jit/jax.vmap makes no shape from traced values",
+    "a shape, size or slice made from traced values under `jax.jit` or `jax.vmap`",
     CATEGORY,
 )
 
 JIT_DECLARATION: Final = ErrorCode(
     "jax-jit-declaration",
-    "Check that the options of jax.jit name parameters of the function, and static ones can be hashed",
+    "options of `jax.jit` that no call can satisfy",
     CATEGORY,
 )
 
 JIT_CALL: Final = ErrorCode(
     "jax-jit-call",
-    "Check that a jitted function is given arrays to trace and hashable static arguments",
+    "a jitted function given what JAX cannot trace or hash",
     CATEGORY,
 )
 
 DONATED_BUFFER: Final = ErrorCode(
     "jax-donated-buffer",
-    "Check that an array donated to a jitted function is not read afterwards (JAX raises RuntimeError)",
+    "an array read after a jitted function took its buffer",
     CATEGORY,
 )
 
 GRAD_OUTPUT: Final = ErrorCode(
     "jax-grad-output",
-    "Check that jax.grad is given a function returning a scalar, or (loss, aux) with has_aux (JAX raises TypeError)",
+    "`jax.grad` of a function that does not return a scalar loss",
     CATEGORY,
 )
 
 VMAP_AXES: Final = ErrorCode(
     "jax-vmap-axes",
-    "Check that jax.vmap's in_axes maps an argument and has no more entries than parameters (JAX raises ValueError)",
+    "`in_axes` or `out_axes` of `jax.vmap` that no call satisfies",
     CATEGORY,
 )
 
 LAX_STRUCTURE: Final = ErrorCode(
     "jax-lax-structure",
-    "Check that jax.lax loop bodies keep the carry's structure and branches return one structure (JAX raises TypeError)",
+    "loop bodies and branches of `jax.lax` that return another structure",
     CATEGORY,
 )
 
 UNSUPPORTED_ARGUMENT: Final = ErrorCode(
     "jax-unsupported-argument",
-    "Check for keywords and values that JAX's functions reject although its stubs accept them",
+    "NumPy's keywords and values that JAX's functions reject",
     CATEGORY,
 )
 
 INPLACE_DEFAULT: Final = ErrorCode(
     "jax-inplace-default",
-    "Check that JAX's in-place NumPy functions are called with inplace=False",
+    "JAX's versions of NumPy's in-place functions, called in place",
     CATEGORY,
 )
 
 UNSUPPORTED_FUNCTION: Final = ErrorCode(
     "jax-unsupported-function",
-    "Check for NumPy functions that JAX declares but always rejects",
+    "NumPy functions that JAX declares but always rejects",
     CATEGORY,
 )
 
 PRNG_KEY: Final = ErrorCode(
     "jax-prng-key",
-    "Check that jax.random gets PRNG keys where keys go, and integer seeds",
+    "a seed where a PRNG key goes, or a float seed",
     CATEGORY,
 )
 
 RANDOM_DTYPE: Final = ErrorCode(
     "jax-random-dtype",
-    "Check that a jax.random sampler is asked for a dtype of the kind it makes",
+    "a `jax.random` sampler asked for a dtype of another kind",
     CATEGORY,
 )
 
 DISCARDED_UPDATE: Final = ErrorCode(
     "jax-discarded-update",
-    "Check that the updated copy of a JAX array is not thrown away (JAX leaves the array unchanged)",
+    "an updated copy of a JAX array thrown away: `x.at[i].set(v)`, `x.sort()` as a statement",
     CATEGORY,
 )
 
 STUBS_MISMATCH: Final = ErrorCode(
     "jax-stubs-mismatch",
-    "Check that the installed jax-stubs describe the installed JAX release",
+    "the installed stubs describe another JAX release than the one installed",
     CATEGORY,
 )

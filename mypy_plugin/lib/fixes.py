@@ -16,20 +16,26 @@ node of a concrete syntax tree and keep everything around it (``lint/fixing.py``
 - ``EXPRESSION``: the expression at the span (a decorator), written as ``name``, replaced by
   ``text``.
 
-Mypy reports a fresh module's errors from its cache without running the plugin again, so
-recording is off unless ``jax-stubs lint`` or the language server turn it on (``collecting``)
-and keep what a run records with their own cache. A plain type check records nothing.
+A report owns its fix (``reporting.Report``). Where the plugin runs as ``jax-stubs lint`` and
+the language server run it (``OFFERING_ENTRY`` among mypy's plugins), the fix travels with its
+error as the last of its notes (``NOTE_PREFIX`` and the fix as JSON): through mypy's output, its
+JSON hint and its cache alike, so that a module mypy reports from its cache still offers its
+fixes. A plain type check never prints that note (and keeps a cache of its own: mypy keys the
+cache by the plugins configured).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+import json
 from typing import Any, Final
 
-from mypy.errorcodes import ErrorCode
 from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface
+
+NOTE_PREFIX: Final = "jax-stubs fix: "
+"""How the note that carries a report's fix begins."""
+OFFERING_ENTRY: Final = "mypy_plugin.lint.fix_notes"
+"""The module whose presence among mypy's plugins makes every report carry its fix as a note."""
 
 STATEMENT: Final = "statement"
 KEYWORD: Final = "keyword"
@@ -88,22 +94,22 @@ def replace_statement(statement: Context, text: str, title: str) -> Fix:
     return Fix(title, False, [Edit(STATEMENT, statement, text)])
 
 
-RECORDED: list[tuple[str, int, int, str, Fix]] | None = None
-"""What this run offers, while ``collecting``: (file, line, column, code, fix) per report."""
+def offered(api: CheckerPluginInterface) -> bool:
+    """Whether this run carries the reports' fixes (``OFFERING_ENTRY`` among the plugins)."""
+    return OFFERING_ENTRY in api.options.plugins
 
 
-@contextmanager
-def collecting() -> Iterator[list[tuple[str, int, int, str, Fix]]]:
-    """Record the fixes offered in the block (mypy runs in this process)."""
-    global RECORDED
-    RECORDED = []
+def as_note(fix: Fix) -> str:
+    """The note that carries ``fix``."""
+    return NOTE_PREFIX + json.dumps(fix.as_json(), separators=(",", ":"))
+
+
+def from_note(note: str) -> dict[str, Any] | None:
+    """The fix a note carries, as ``Fix.as_json`` gave it; None for any other note."""
+    if not note.startswith(NOTE_PREFIX):
+        return None
     try:
-        yield RECORDED
-    finally:
-        RECORDED = None
-
-
-def offer(api: CheckerPluginInterface, context: Context, code: ErrorCode, fix: Fix) -> None:
-    """Keep ``fix`` for the error reported at ``context`` under ``code``, where a run collects."""
-    if RECORDED is not None:
-        RECORDED.append((getattr(api, "path", ""), context.line, context.column, code.code, fix))
+        fix = json.loads(note[len(NOTE_PREFIX) :])
+    except ValueError:
+        return None
+    return fix if isinstance(fix, dict) else None

@@ -13,9 +13,19 @@ from __future__ import annotations
 from typing import Final
 
 from mypy_plugin import __version__
-from mypy_plugin.install.compat import parse_version
 
 Release = tuple[int, int, int]
+
+
+def parse_version(version: str) -> tuple[int, ...]:
+    """``1.19.0+dev.abc`` -> ``(1, 19, 0)``; unreadable parts end the tuple."""
+    parts: list[int] = []
+    for part in version.split("+")[0].split("."):
+        if not part.isdigit():
+            break
+        parts.append(int(part))
+    return tuple(parts)
+
 
 OLDEST: Final[Release] = (0, 4, 31)
 """The oldest JAX release the package is made for: a check that applies from it applies always."""

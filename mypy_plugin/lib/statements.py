@@ -1,5 +1,5 @@
-"""The one walker of compound statements: their blocks, every statement of a block, and the
-names a block assigns.
+"""The blocks of compound statements, every statement of a block, and the names a block binds:
+what a rule reads of a body whatever order it runs in (``flow.py`` walks it in that order).
 
 Every compound statement is entered the same way wherever a rule looks inside one: both
 branches of ``if``, a loop's body and its ``else``, ``with``, ``try`` with its handlers, ``else``
@@ -26,6 +26,7 @@ from mypy.nodes import (
     WhileStmt,
     WithStmt,
 )
+from mypy.patterns import AsPattern, ClassPattern, MappingPattern, OrPattern, Pattern, SequencePattern, StarredPattern
 
 
 def compound_blocks(statement: Statement) -> list[Block]:
@@ -61,8 +62,10 @@ def statements_in(block: Block) -> list[Statement]:
 
 def assigned_names(block: Block) -> set[str]:
     """The names ``block`` binds anywhere in its statements: assignment and augmented assignment
-    targets, loop variables, ``with ... as`` and ``except ... as`` names."""
+    targets, loop variables, ``with ... as`` and ``except ... as`` names, the captures of
+    ``case`` patterns."""
     targets: list[Expression] = []
+    captured: set[str] = set()
     for statement in statements_in(block):
         if isinstance(statement, AssignmentStmt):
             targets += statement.lvalues
@@ -74,7 +77,10 @@ def assigned_names(block: Block) -> set[str]:
             targets += [target for target in statement.target if target is not None]
         elif isinstance(statement, TryStmt):
             targets += [name for name in statement.vars if name is not None]
-    found: set[str] = set()
+        elif isinstance(statement, MatchStmt):
+            for pattern in statement.patterns:
+                captured |= pattern_names(pattern)
+    found: set[str] = captured
     while targets:
         target = targets.pop()
         if isinstance(target, NameExpr):
@@ -83,4 +89,32 @@ def assigned_names(block: Block) -> set[str]:
             targets += target.items
         elif isinstance(target, StarExpr):
             targets.append(target.expr)
+    return found
+
+
+def pattern_names(pattern: Pattern) -> set[str]:
+    """The names a ``case`` pattern binds: ``x`` of ``case x``, ``case [x, *rest]``, ``case
+    Point(x=px)``, ``case {"k": v, **more}``, ``case (1 | 2) as n``."""
+    found: set[str] = set()
+    pending = [pattern]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, AsPattern):
+            if current.name is not None:
+                found.add(current.name.name)
+            if current.pattern is not None:
+                pending.append(current.pattern)
+        elif isinstance(current, OrPattern):
+            pending += current.patterns
+        elif isinstance(current, SequencePattern):
+            pending += current.patterns
+        elif isinstance(current, StarredPattern):
+            if current.capture is not None:
+                found.add(current.capture.name)
+        elif isinstance(current, MappingPattern):
+            pending += current.values
+            if current.rest is not None:
+                found.add(current.rest.name)
+        elif isinstance(current, ClassPattern):
+            pending += [*current.positionals, *current.keyword_values]
     return found

@@ -6,7 +6,8 @@ from __future__ import annotations
 import sys
 from typing import Final
 
-DISTRIBUTION: Final = "jax-stubs"
+from mypy_plugin import DISTRIBUTION
+
 PREFIX: Final = f"{DISTRIBUTION}: "
 
 

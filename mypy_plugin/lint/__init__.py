@@ -29,12 +29,12 @@ from mypy_plugin import __version__
 if TYPE_CHECKING:
     from mypy_plugin.lint import checking, output, settings
 
-PREFIX = "jax-stubs lint: error: "
+ERROR_PREFIX = "jax-stubs lint: error: "
 
 
 def say(problem: str) -> None:
     """Why nothing was checked, in one line on stderr (stdout may be JSON)."""
-    print(PREFIX + problem, file=sys.stderr)
+    print(ERROR_PREFIX + problem, file=sys.stderr)
 
 
 def environment_problem(fixing: bool = False) -> str | None:
@@ -145,7 +145,7 @@ def checked_and_shown(
 def visible(checked: checking.Checked, found: settings.Settings) -> list[output.Report]:
     """The reports to show: not of a disabled code, nor a notebook's displayed value, in order,
     each with the fix it offers."""
-    from mypy_plugin.lint import fixing, notebooks, output
+    from mypy_plugin.lint import notebooks, output
 
     shown = {file: notebooks.displayed_lines(Path(file)) for file in {str(error.get("file")) for error in checked.errors}}
     reports = sorted(
@@ -156,10 +156,6 @@ def visible(checked: checking.Checked, found: settings.Settings) -> list[output.
         ),
         key=lambda report: (report.file, report.line, report.column),
     )
-    if checked.fixes is not None:
-        offers, _ = fixing.offered(checked.fixes, [report.key for report in reports])
-        for report in reports:
-            report.fix = offers.get(report.key)
     return reports
 
 
@@ -180,12 +176,8 @@ def fix(
     """Apply the fixes the reports offer, checking again after each round, until none is left
     to apply; a file whose fixes would not compile, or would bring a report it did not have, is
     left as it was. Returns the last check and its reports."""
-    from mypy_plugin.lint import checking, fixing
+    from mypy_plugin.lint import fixing
 
-    unknown = fixing.offered(checked.fixes, [report.key for report in reports])[1] if checked.fixes is not None else set()
-    if unknown:  # mypy's cache holds files whose fixes were not kept (the store deleted): check them anew
-        checking.forget_cache(found.root)
-        checked, reports = checked_and_shown(targets, found)
     left: set[str] = set()  # files left as they were: not tried again
     for _ in range(ROUNDS):
         chosen: dict[str, list[dict[str, object]]] = {}

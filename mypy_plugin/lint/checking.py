@@ -13,7 +13,8 @@ it says about files and modules holds (``files``, ``exclude``, per-module sectio
   are known there; imports followed silently, missing ones ignored;
 - a cache of its own, ``.jax_stubs_cache`` in the project's root, so that the project's own
   mypy cache is left as it is and a second run checks only what changed;
-- mypy's JSON output, read back into reports (an error and its notes are one object there).
+- mypy's JSON output, read back into reports (an error and its notes are one object there),
+  each report with the fix it offers as its last note (``lib/fixes.py``, ``OFFERING_ENTRY``).
 
 Files the exclusions match are left out even when named one by one (as pre-commit names
 them). Files that share a module name (``conftest.py`` in two folders without
@@ -30,9 +31,8 @@ from io import StringIO
 from pathlib import Path
 from typing import Any, Final
 
-from mypy_plugin.lib.fixes import collecting
+from mypy_plugin.lib.fixes import OFFERING_ENTRY
 from mypy_plugin.lint import mypy_api
-from mypy_plugin.lint.fixing import Store
 from mypy_plugin.lint.settings import Settings
 
 CACHE: Final = ".jax_stubs_cache"
@@ -45,16 +45,14 @@ class CannotCheck(Exception):
 
 
 class Checked:
-    """What the runs found: the plugin's errors (mypy's JSON objects), the error that stopped
-    mypy (if one did), how many source files were checked and how many of them again (None
-    where unknown), and the fixes recorded for the files (``fixing.Store``)."""
+    """What the runs found: the plugin's errors (mypy's JSON objects, each error's notes and
+    fix in its hint), the error that stopped mypy (if one did), how many source files were
+    checked and how many of them again (None where unknown)."""
 
-    __slots__ = ("errors", "stopped_at", "sources", "rechecked", "fixes")
+    __slots__ = ("errors", "stopped_at", "sources", "rechecked")
 
-    def __init__(
-        self, errors: list[dict[str, Any]], stopped_at: dict[str, Any] | None, sources: int, rechecked: int | None, fixes: Store | None
-    ) -> None:
-        self.errors, self.stopped_at, self.sources, self.rechecked, self.fixes = errors, stopped_at, sources, rechecked, fixes
+    def __init__(self, errors: list[dict[str, Any]], stopped_at: dict[str, Any] | None, sources: int, rechecked: int | None) -> None:
+        self.errors, self.stopped_at, self.sources, self.rechecked = errors, stopped_at, sources, rechecked
 
 
 def check(targets: list[str], settings: Settings, shadows: dict[str, str] | None = None) -> Checked:
@@ -69,20 +67,16 @@ def check(targets: list[str], settings: Settings, shadows: dict[str, str] | None
     errors: list[dict[str, Any]] = []
     rechecked: int | None = 0
     cache = options.cache_dir
-    store = Store(Path(cache), shadows or {})
     for number, turn in enumerate(turns(sources)):
         # Each turn its own cache: there a module name always means the same file (mypy takes
         # a cached module of equal content for fresh, whichever file it was read from).
         options.cache_dir = cache if number == 0 else str(Path(cache) / f"turn-{number + 1}")
-        with collecting() as recorded:
-            found, stopped_at, again = build(turn, options, configured_plugins, fscache)
+        found, stopped_at, again = build(turn, options, configured_plugins, fscache)
         if stopped_at is not None:
-            return Checked([], stopped_at, len(sources), None, None)
-        store.record(again if again is not None else {file for file, *_ in recorded}, recorded)
+            return Checked([], stopped_at, len(sources), None)
         errors += found
         rechecked = rechecked + len(again) if rechecked is not None and again is not None else None
-    store.save()
-    return Checked(errors, None, len(sources), rechecked, store)
+    return Checked(errors, None, len(sources), rechecked)
 
 
 def build(
@@ -159,7 +153,7 @@ def turns(sources: list[Any]) -> list[list[Any]]:
 
 
 LINT_OPTIONS: Final = {
-    "plugins": [],  # the plugin is given to the build itself (``plugin_class``)
+    "plugins": [OFFERING_ENTRY],  # the plugin itself is given to the build (``plugin_class``); this makes each report carry its fix
     "num_workers": 0,  # mypy's parallel workers load plugins from the configuration alone
     "check_untyped_defs": True,
     "ignore_missing_imports": True,
@@ -184,7 +178,7 @@ def lint_options(options: Any, root: Path) -> None:
     """What linting needs of mypy's options, over the project's own, and its cache."""
     for name, value in LINT_OPTIONS.items():
         if hasattr(options, name):
-            setattr(options, name, value if not isinstance(value, (list, dict)) else type(value)())
+            setattr(options, name, value if not isinstance(value, (list, dict)) else type(value)(value))
     options.cache_dir = str(cache_folder(root))
 
 
@@ -200,14 +194,6 @@ def cache_folder(root: Path) -> Path:
     except OSError as error:
         raise CannotCheck(f"cannot write the cache folder {folder}: {error}") from None
     return folder
-
-
-def forget_cache(root: Path) -> None:
-    """Empty lint's cache, so that the next check reads every file anew (and records its fixes)."""
-    import shutil
-
-    shutil.rmtree(root / CACHE, ignore_errors=True)
-    cache_folder(root)
 
 
 def plugin_class(configured: list[str]) -> type:

@@ -1,99 +1,18 @@
 """``jax-stubs lint --fix``: the fixes the reports offer, applied through a concrete syntax tree.
 
-The plugin records each fix as edits to spans of the file (``lib/fixes.py``). Here each edit
+Each report carries its fix as edits to spans of the file (``lib/fixes.py``). Here each edit
 finds the node of LibCST's tree that spans exactly what the edit names (a simple statement, a
 call whose keyword argument changes, an expression) and replaces that node alone, so comments,
 blank lines and layout around it stay as they were. A fix whose node is not found is not applied
 (the file changed since it was checked, or the span is not one node); a file whose fixed text
 would not compile is left as it was.
-
-mypy reports a fresh module's errors from its cache without running the plugin, so the fixes a
-run records are kept next to lint's cache (``STORE``), by file and content hash: a module mypy
-takes from its cache gets the fixes stored for it.
 """
 
 from __future__ import annotations
 
 import difflib
-import hashlib
 import io
-import json
-import os
-from collections.abc import Iterable
-from pathlib import Path
-from typing import Any, Final
-
-STORE: Final = "fixes.json"
-Key = tuple[str, int, int, str]
-"""A report's place: file, line, column (from 1, as reports count it), code."""
-
-
-def digest(path: Path) -> str | None:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
-
-
-class Store:
-    """The fixes recorded for each file, with the hash of the content they were recorded on
-    (read from its shadow, where the check read the file from one)."""
-
-    def __init__(self, cache: Path, shadows: dict[str, str] | None = None) -> None:
-        self.path = cache / STORE
-        self.shadows = {os.path.normpath(file): shadow for file, shadow in (shadows or {}).items()}
-        try:
-            loaded = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            loaded = {}
-        self.files: dict[str, dict[str, Any]] = loaded if isinstance(loaded, dict) else {}
-
-    def record(self, checked_files: Iterable[str], recorded: Iterable[tuple[str, int, int, str, Any]]) -> None:
-        """The fixes of the files mypy checked anew replace what was stored for them."""
-        found: dict[str, list[dict[str, Any]]] = {os.path.normpath(file): [] for file in checked_files}
-        for path, line, column, code, fix in recorded:
-            file = os.path.normpath(path)
-            if file in found:
-                entry = {"line": line, "column": column + 1, "code": code, "fix": fix.as_json()}
-                if entry not in found[file]:
-                    found[file].append(entry)
-        for file, fixes in found.items():
-            self.files[file] = {"sha256": self.digest(file), "fixes": fixes}
-
-    def fixes_of(self, file: str) -> list[dict[str, Any]] | None:
-        """The fixes stored for ``file`` as it is now; None where none are stored for it."""
-        entry = self.files.get(os.path.normpath(file))
-        if not isinstance(entry, dict) or entry.get("sha256") != self.digest(file):
-            return None
-        return list(entry.get("fixes", []))
-
-    def digest(self, file: str) -> str | None:
-        normal = os.path.normpath(file)
-        return digest(Path(self.shadows.get(normal, normal)))
-
-    def save(self) -> None:
-        try:
-            self.path.write_text(json.dumps(self.files), encoding="utf-8")
-        except OSError:
-            pass  # fixes are then found again by the next run
-
-
-def offered(store: Store, keys: Iterable[Key]) -> tuple[dict[Key, dict[str, Any]], set[str]]:
-    """The fix each report offers (by its key), and the files whose fixes are not known."""
-    found: dict[Key, dict[str, Any]] = {}
-    unknown: set[str] = set()
-    by_file: dict[str, dict[Key, dict[str, Any]] | None] = {}
-    for key in keys:
-        file = key[0]
-        if file not in by_file:
-            stored = store.fixes_of(file)
-            by_file[file] = None if stored is None else {(file, e["line"], e["column"], e["code"]): e["fix"] for e in stored}
-        fixes = by_file[file]
-        if fixes is None:
-            unknown.add(file)
-        elif key in fixes:
-            found[key] = fixes[key]
-    return found, unknown
+from typing import Any
 
 
 def lines_of(text: str) -> list[str]:

@@ -25,23 +25,25 @@ class Report:
         self.fix: dict[str, Any] | None = None
         """The fix it offers (``lib/fixes.py``'s ``Fix.as_json``), where one is known."""
 
-    @property
-    def key(self) -> tuple[str, int, int, str]:
-        """Where and what: how ``fixing`` finds the fix recorded for it."""
-        return self.file, self.line, self.column, self.code
-
     @classmethod
     def of(cls, error: dict[str, Any]) -> Report:
-        """From mypy's JSON object (its column counts from 0)."""
+        """From mypy's JSON object (its column counts from 0), the note that carries the fix
+        taken out of the notes (``lib/fixes.py``)."""
+        from mypy_plugin.lib import fixes
+
         hint = error.get("hint")
-        return cls(
+        notes = hint.splitlines() if isinstance(hint, str) else []
+        found = [fix for fix in map(fixes.from_note, notes) if fix is not None]
+        report = cls(
             str(error.get("file")),
             int(error.get("line", 0)),
             int(error.get("column", -1)) + 1,
             str(error.get("code")),
             str(error.get("message")),
-            hint.splitlines() if isinstance(hint, str) else [],
+            [note for note in notes if fixes.from_note(note) is None],
         )
+        report.fix = found[0] if found else None
+        return report
 
     @property
     def where(self) -> str:

@@ -2,7 +2,7 @@
 what a module declares). ``main.py`` builds its hook tables from ``hooked.HOOKED``, which
 ``scripts/generate_hooked.py`` writes from the modules listed here, so that loading the plugin
 imports none of them; adding a rule is a module here, its name below, and that script run again
-(README, "Adding a rule")."""
+(docs/internals.md, "Adding a rule")."""
 
 from __future__ import annotations
 

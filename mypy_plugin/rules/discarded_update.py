@@ -1,27 +1,10 @@
-"""``jax-discarded-update``: a statement that throws away the updated copy of a JAX array.
+"""``jax-discarded-update`` (``docs/rules/jax-discarded-update.md``): how the rule finds it.
 
-JAX arrays are immutable: ``x.at[i].set(v)``, ``x.sort()`` and ``jnp.put(x, i, v,
-inplace=False)`` return a new array and leave ``x`` as it was. Written as a statement of its
-own, the way NumPy code updates an array in place (``x.sort()``, ``np.put(x, i, v)``), the new
-array is thrown away and the program runs on with the old values: no error, a wrong result.
 mypy reports no unused value of an ordinary call, so the rule reports a call whose value its
-statement discards (``checked_module.value_discarded``), when the call is:
-
-- an update method of ``x.at[i]``: ``set``, ``add``, ``subtract``, ``mul``, ``multiply``,
-  ``divide``, ``power``, ``min``, ``max``, ``apply``;
-- ``Array.sort``, the one method of ``jax.Array`` whose NumPy namesake works in place (NumPy's
-  other in-place methods, ``fill``, ``resize``, ``put``, ``partition``, ``itemset`` and
-  ``setflags``, JAX's ``Array`` does not have; ``byteswap`` returns a copy in NumPy too);
-- one of JAX's versions of NumPy's in-place functions (``lib/inplace.py``) given
-  ``inplace=False`` (without it JAX raises, which ``jax-inplace-default`` reports).
-
-The note assigns the copy back where the array was read from (``lib/places.py``: ``x = ...``,
-``self.w = ...``, or a new name where that place cannot take it).
-
-Left alone on purpose: a discarded ``x.at[i].get()`` or ``jnp.sort(x)`` does nothing either,
-but neither is meant to update anything, and the same statement does nothing in NumPy as well
-(``np.sort(x)`` returns a copy): dead code, not an update lost to immutability, and a general
-unused-value check (pyright's ``reportUnusedCallResult``) covers it.
+statement discards (``checked_module.value_discarded``), when the call is an update method of
+``x.at[i]``, ``Array.sort``, or one of JAX's versions of NumPy's in-place functions
+(``analyses/inplace.py``) given ``inplace=False``. The note assigns the copy back where the
+array was read from (``analyses/places.py``).
 """
 
 from __future__ import annotations
@@ -32,9 +15,10 @@ from mypy.nodes import CallExpr, Expression, IndexExpr, MemberExpr
 from mypy.plugin import CheckerPluginInterface, MethodContext
 from mypy.types import CallableType, NoneType, Type, TypeType, get_proper_type
 
-from mypy_plugin.lib import checked_module, errorcodes, fullnames, inplace, mypy_internals, places, reporting
+from mypy_plugin.analyses import inplace, places
+from mypy_plugin.analyses.receivers import array_receiver
+from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting
 from mypy_plugin.lib.arguments import HookContext, given, known_values
-from mypy_plugin.lib.receivers import array_receiver
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
 from mypy_plugin.lib.types import members
@@ -49,9 +33,9 @@ SORT: Final = (f"{fullnames.ARRAY}.{SORT_METHOD}", f"{SORT_METHOD} of Array")
 """``Array.sort`` as mypy names it for a receiver of a class, and for one typed by a TypeVar
 (after the callee: ``sort of Array``; the hook checks that the receiver is JAX's)."""
 
-UPDATED: Final = "updated"
-SORTED: Final = "sorted"
-COPIES: Final = {UPDATED: ("an updated copy", "x = x.at[i].set(v)"), SORTED: ("a sorted copy", "x = x.sort()")}
+UPDATED_COPY: Final = "updated"
+SORTED_COPY: Final = "sorted"
+COPIES: Final = {UPDATED_COPY: ("an updated copy", "x = x.at[i].set(v)"), SORTED_COPY: ("a sorted copy", "x = x.sort()")}
 """Each kind of copy as the error names it, and the example of the general advice."""
 DISCARDED: Final = 'Result of "{callee}" is discarded; JAX returns {copy} and leaves {target} unchanged'
 ASSIGN: Final = "Assign the {kind} copy"
@@ -66,7 +50,7 @@ def check_at_update(ctx: MethodContext) -> Type:
         helper = callee.expr if isinstance(callee, MemberExpr) else None
         at = helper.base if isinstance(helper, IndexExpr) else None
         array = at.expr if isinstance(at, MemberExpr) and at.name == AT else None
-        report(ctx.api, call, array, UPDATED, ctx.default_return_type, fallback=f".at[].{method_of(callee)}")
+        report(ctx.api, call, array, UPDATED_COPY, ctx.default_return_type, fallback=f".at[].{method_of(callee)}")
     return ctx.default_return_type
 
 
@@ -82,7 +66,7 @@ def check_sort(ctx: MethodContext) -> Type:
     receiver = mypy_internals.checked_type(ctx.api, call.callee.expr)
     only_jax = all(isinstance(member, NoneType) or array_receiver(member, SORT_METHOD) is not None for member in members(receiver))
     if only_jax and not is_class(receiver) and checked_module.value_discarded(ctx.api, call):
-        report(ctx.api, call, call.callee.expr, SORTED, ctx.default_return_type, fallback=SORT_METHOD)
+        report(ctx.api, call, call.callee.expr, SORTED_COPY, ctx.default_return_type, fallback=SORT_METHOD)
     return ctx.default_return_type
 
 
@@ -102,7 +86,7 @@ def check_inplace_false(ctx: HookContext) -> Type:
     passed = given(ctx, inplace.PARAMETER)
     if passed is None or passed.absent or any(known_values(typ) != frozenset({False}) for typ in passed.types):
         return ctx.default_return_type
-    report(ctx.api, call, inplace.updated_array(ctx), UPDATED, ctx.default_return_type, fallback=method_of(call.callee))
+    report(ctx.api, call, inplace.updated_array(ctx), UPDATED_COPY, ctx.default_return_type, fallback=method_of(call.callee))
     return ctx.default_return_type
 
 

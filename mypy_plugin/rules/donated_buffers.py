@@ -1,25 +1,16 @@
-"""``jax-donated-buffer``: an array read after a jitted function took its buffer.
-
-``jax.jit(f, donate_argnums=...)`` (or ``donate_argnames``) lets XLA reuse an argument's buffer
-for an output; JAX then deletes the argument, and reading the caller's array afterwards raises
-``RuntimeError: Array has been deleted`` (on the CPU too: measured on JAX 0.4.31, 0.7.2, 0.10.2
-and 0.12.0.1). ``x = step(x)`` is the JAX way: the name holds the result from then on.
+"""``jax-donated-buffer`` (``docs/rules/jax-donated-buffer.md``): how the rule finds it.
 
 The plugin keeps, on what ``jax.jit`` returns, the donated parameters whose buffer an output
-certainly takes (``lib/donation.py``: only then does JAX delete the argument). At a call of such
-a function that passes a ``jax.Array`` variable there, the statements after the call, in the same
-block and the blocks inside them, are read in order until the name is bound again: the first
-read that needs the array's values (an operator, an index, a computing method, a ``jax.numpy``
-function, ``print``, ``float()``, formatting) is reported. Its shape, dtype, ``len()`` and
-``is_deleted()`` still answer, and a read passed to another function may not touch the values:
-neither is reported. The same array passed again in the donating call is reported there: XLA
-refuses it (``INVALID_ARGUMENT: Attempt to use a buffer that was previously donated in the same
-call``, an ``XlaRuntimeError`` before JAX 0.8, a ``JaxRuntimeError`` since: both RuntimeErrors).
-A name bound in any branch of a compound statement ends the reading
-after it; ``try`` statements, loops that call again and the call's own statement are left
+certainly takes (``analyses/donation.py``: only then does JAX delete the argument). At a call of
+such a function that passes a ``jax.Array`` variable there, the statements after the call are
+read in the order they run (``lib/flow.py``) until the name is bound again on that path: the
+first read that needs the array's values (an operator, an index, a computing method, a
+``jax.numpy`` function, ``print``, ``float()``, formatting) is reported; its shape, dtype,
+``len()`` and ``is_deleted()`` still answer, and a read passed to another function may not touch
+the values. The same array passed again in the donating call is reported there. Reads in the
+body of a ``try`` with handlers, loops that call again and the call's own statement are left
 alone, and so is a call inside a function under a transform's decorator, where JAX traces the
-call and ignores donation (a function jitted by a call elsewhere, ``jax.jit(train)``, is not
-known here).
+call and ignores donation.
 """
 
 from __future__ import annotations
@@ -42,7 +33,6 @@ from mypy.nodes import (
     ForStmt,
     FuncDef,
     GlobalDecl,
-    IfStmt,
     Import,
     ImportAll,
     ImportFrom,
@@ -65,25 +55,13 @@ from mypy.nodes import (
     TupleExpr,
     UnaryExpr,
     Var,
-    WhileStmt,
 )
 from mypy.plugin import CheckerPluginInterface, MethodContext
 from mypy.types import Type
 
-from mypy_plugin.lib import (
-    arguments,
-    checked_module,
-    errorcodes,
-    fullnames,
-    jitted,
-    mypy_internals,
-    reporting,
-    statements,
-    tracing,
-    transforms,
-    types,
-)
-from mypy_plugin.lib.donation import METADATA
+from mypy_plugin.analyses import jitted, sites, transforms
+from mypy_plugin.analyses.donation import METADATA
+from mypy_plugin.lib import arguments, checked_module, errorcodes, flow, fullnames, mypy_internals, reporting, statements, types
 from mypy_plugin.lib.rule import Rule
 
 CODE: Final = errorcodes.DONATED_BUFFER
@@ -158,55 +136,75 @@ def binds(statement: Statement, name: str) -> bool:
     return name in statements.assigned_names(Block([statement])) or getattr(statement, "name", None) == name
 
 
-class Reader:
-    """Reads statements in order for the first read of one name's values, until it is bound."""
+class Path:
+    """One path of the reading: whether the name may have been bound again on it (nothing after
+    is then read)."""
+
+    __slots__ = ("bound",)
+
+    def __init__(self, bound: bool = False) -> None:
+        self.bound = bound
+
+
+class Reader(flow.Flow[Path]):
+    """Reads statements in the order they run for the first read of one name's values, on each
+    path until the name is bound again. Reads in the body of a ``try`` with handlers are not
+    taken (a handler may catch what JAX raises); a ``match`` subject is not taken for a read."""
 
     def __init__(self, name: str) -> None:
+        super().__init__()
         self.name = name
-        self.stopped = False
-        """Whether the name may have been bound again on some path (nothing after is read)."""
+        self.read: NameExpr | None = None
 
     def statements(self, found: list[Statement]) -> NameExpr | None:
-        for statement in found:
-            read = self.statement(statement)
-            if read is not None or self.stopped:
-                return read
-        return None
+        self.block(Block(found), Path())
+        return self.read
 
-    def statement(self, node: Statement) -> NameExpr | None:
-        if isinstance(node, IfStmt):
-            read = self.expression(node.expr[0])
-            for block in (*node.body, node.else_body):
-                if read is None and block is not None:
-                    read = Reader(self.name).statements(block.body)
-            self.stopped = binds(node, self.name)
-            return read
-        if isinstance(node, (WhileStmt, ForStmt)):
-            read = self.expression(node.expr)
-            if read is None and not (isinstance(node, ForStmt) and name_in(node.index, self.name)):
-                read = Reader(self.name).statements(node.body.body)
-            self.stopped = binds(node, self.name)
-            return read
+    def finished(self) -> bool:
+        return self.read is not None
+
+    def fork(self, state: Path) -> Path:
+        return Path(state.bound)
+
+    def join(self, state: Path, ends: list[Path]) -> None:
+        state.bound = any(end.bound for end in ends)
+
+    def reads(self, node: Expression | None, state: Path) -> None:
+        """Take the first read of the name's values in ``node``, where the path still holds the
+        donated array."""
+        if node is not None and not state.bound and not self.guarded and self.read is None:
+            self.read = self.expression(node)
+
+    def simple(self, node: Statement, state: Path) -> bool:
         if isinstance(node, (ExpressionStmt, AssertStmt)):
-            return self.expression(node.expr)
-        if isinstance(node, (ReturnStmt, RaiseStmt)):
-            self.stopped = True
-            return self.expression(node.expr) if node.expr is not None else None
-        if isinstance(node, AssignmentStmt):  # the value is read first
-            read = self.expression(node.rvalue)
-            self.stopped = binds(node, self.name)
-            return read
-        if isinstance(node, OperatorAssignmentStmt):  # "x += 1" reads x's values
-            read = self.expression(node.rvalue)
-            if read is None and isinstance(node.lvalue, NameExpr) and node.lvalue.name == self.name:
-                read = node.lvalue
-            self.stopped = binds(node, self.name)
-            return read
-        if isinstance(node, (PassStmt, Import, ImportFrom, ImportAll, GlobalDecl, NonlocalDecl, FuncDef, Decorator, ClassDef)):
-            self.stopped = binds(node, self.name)
-            return None
-        self.stopped = True  # try, with, del, match: not read through
-        return None
+            self.reads(node.expr, state)
+        elif isinstance(node, (ReturnStmt, RaiseStmt)):
+            self.reads(node.expr, state)
+        elif isinstance(node, AssignmentStmt):  # the value is read first
+            self.reads(node.rvalue, state)
+        elif isinstance(node, OperatorAssignmentStmt):  # "x += 1" reads x's values
+            self.reads(node.rvalue, state)
+            if self.read is None and not state.bound and not self.guarded and same_name(node.lvalue, self.name):
+                assert isinstance(node.lvalue, NameExpr)  # same_name says so
+                self.read = node.lvalue
+        elif not isinstance(node, (PassStmt, Import, ImportFrom, ImportAll, GlobalDecl, NonlocalDecl, FuncDef, Decorator, ClassDef)):
+            state.bound = True  # del, and what else is not read through
+        state.bound = state.bound or binds(node, self.name)
+        return super().simple(node, state)
+
+    def condition(self, node: Expression, construct: str, state: Path) -> None:
+        self.reads(node, state)
+
+    def target(self, node: ForStmt, state: Path) -> None:
+        self.reads(node.expr, state)
+        state.bound = state.bound or name_in(node.index, self.name)
+
+    def with_item(self, node: Expression, target: Expression | None, state: Path) -> None:
+        self.reads(node, state)
+        state.bound = state.bound or (target is not None and name_in(target, self.name))
+
+    def pattern(self, names: set[str], state: Path) -> None:
+        state.bound = state.bound or self.name in names
 
     def expression(self, node: Expression) -> NameExpr | None:
         """The first read of the name's values in ``node``, in the order Python evaluates it."""
@@ -235,7 +233,7 @@ def parts(node: Expression) -> list[tuple[Expression, bool]]:
     if isinstance(node, IndexExpr):
         return [(node.base, True), (node.index, False)]
     if isinstance(node, MemberExpr):
-        return [(node.expr, node.name not in METADATA and node.name in tracing.ARRAY_METHODS | {"at", "T", "real", "imag"})]
+        return [(node.expr, node.name not in METADATA and node.name in sites.ARRAY_METHODS | {"at", "T", "real", "imag"})]
     if isinstance(node, CallExpr):
         callee = node.callee
         fullname = (callee.fullname or "") if isinstance(callee, RefExpr) else ""

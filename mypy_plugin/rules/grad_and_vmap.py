@@ -1,26 +1,11 @@
-"""``jax-grad-output`` and ``jax-vmap-axes``: what ``jax.grad`` and ``jax.vmap`` are given that no call can satisfy.
-
-JAX checks these when the transformed function is called, so every call raises (measured on JAX
-0.4.31, 0.7.2 and 0.10.2, CPU):
-
-- ``jax.grad`` / ``jax.value_and_grad`` of a function that returns a tuple, a list, a dict or
-  ``None`` without ``has_aux=True``: ``TypeError: Gradient only defined for scalar-output
-  functions``; with ``has_aux=True``, of one that does not return a pair ``(loss, aux)``:
-  ``TypeError: expected function with aux output to return a two-element tuple``;
-- ``jax.vmap`` with no mapped entry in ``in_axes`` (``None``, or a tuple of them) and no
-  ``axis_size``: ``ValueError: vmap must have at least one non-None value in in_axes``; with more
-  entries than the function has positional parameters: ``ValueError: vmap in_axes must be an
-  int, None, or a tuple of entries corresponding to the positional arguments`` at every call that
-  passes what the function takes; ``out_axes`` written as a tuple, a list or a dict that is not
-  a tree prefix of what the function returns (a tuple for one array, a pair for three outputs,
-  a list for a tuple): ``ValueError: vmap out_axes specification must be a tree prefix of the
-  corresponding value`` (measured on 0.4.31, 0.10.2 and 0.12.0.1 too).
+"""``jax-grad-output`` and ``jax-vmap-axes`` (``docs/rules/``): how the rule finds them.
 
 Read at the transform (``@jax.grad``, ``jax.grad(f, ...)``, ``@partial(jax.vmap, in_axes=...)``)
 for a function of the module, one defined in the enclosing function, or a lambda, applied
-directly (the innermost decorator); a function's returns are read as ``jax-lax-structure``
-reads them (``lib/structures.py``): reported only where every ``return`` certainly gives such
-a structure. An array may not be a scalar either, but its shape is not known: left alone.
+directly (the innermost decorator); the options through ``transforms.options_of``, a function's
+returns as ``jax-lax-structure`` reads them (``analyses/structures.py``): reported only where
+every ``return`` certainly gives such a structure. An array may not be a scalar either, but its
+shape is not known: left alone.
 """
 
 from __future__ import annotations
@@ -43,9 +28,10 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
 from mypy.types import FunctionLike, Type
 
-from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting, structures, transforms
+from mypy_plugin.analyses import structures, transforms
+from mypy_plugin.analyses.structures import Returns
+from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting
 from mypy_plugin.lib.rule import Rule
-from mypy_plugin.lib.structures import Returns
 
 GRAD_CODE: Final = errorcodes.GRAD_OUTPUT
 VMAP_CODE: Final = errorcodes.VMAP_AXES
@@ -78,7 +64,7 @@ def on_transform(ctx: FunctionContext) -> Type:
         check_decorator(ctx.api, context)
     elif isinstance(context, CallExpr) and context.args and context.arg_names[0] is None:
         function = transforms.function_of(context.args[0], tree.fullname)
-        options = options_of(context)
+        options = transforms.options_of(context, 1, transforms.TRANSFORMS.get(fullnames.called(context.callee)))
         if function is not None and options is not None:
             check(ctx.api, context, fullnames.called(context.callee), function, options)
     return ctx.default_return_type
@@ -105,7 +91,7 @@ def check_decorator(api: CheckerPluginInterface, decorator: Decorator) -> None:
     callee = node.args[0] if isinstance(node, CallExpr) and transforms.partial_transform(node) is not None else node
     if isinstance(callee, CallExpr):
         callee = callee.callee
-    check(api, node, fullnames.called(callee), decorator.func, [(name, value) for name, value in options if name is not None])
+    check(api, node, fullnames.called(callee), decorator.func, options)
 
 
 def check(api: CheckerPluginInterface, at: Context, fullname: str, function: FuncItem, options: list[tuple[str, Expression]]) -> None:
@@ -145,8 +131,7 @@ def check_vmap(api: CheckerPluginInterface, at: Context, function: FuncItem, opt
     positional = [arg for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT)]
     if isinstance(in_axes, (TupleExpr, ListExpr)) and not any(arg.kind == ARG_STAR for arg in function.arguments):
         if len(axes) > len(positional):
-            count = len(positional)
-            parameters = f"{count} positional parameter" + ("" if count == 1 else "s")
+            parameters = reporting.counted(len(positional), "positional parameter")
             message = TOO_MANY_AXES.format(count=len(axes), parameters=parameters, function=structures.named(function))
             reporting.error_with_notes(api, at, VMAP_CODE, message, [ONE_PER_ARGUMENT])
 
@@ -160,19 +145,6 @@ def check_out_axes(api: CheckerPluginInterface, at: Context, function: FuncItem,
             spec=structures.describe(spec), function=structures.named(function), got=structures.describe_each(returns)
         )
         reporting.error_with_notes(api, at, VMAP_CODE, message, [OUT_AXES_LIKE_THE_OUTPUT])
-
-
-def options_of(call: CallExpr) -> list[tuple[str, Expression]] | None:
-    """A transform call's options by name (``jax.vmap``'s ``in_axes`` and ``jax.grad``'s
-    ``argnums`` may come second by position); None where one is given otherwise."""
-    fullname = fullnames.called(call.callee)
-    second = "in_axes" if fullname == fullnames.VMAP else "argnums"
-    found = []
-    for index, (name, value) in enumerate(zip(call.arg_names[1:], call.args[1:])):
-        if name is None and index != 0:
-            return None
-        found.append((name or second, value))
-    return found
 
 
 def is_none(node: Expression) -> bool:

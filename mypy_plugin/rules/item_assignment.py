@@ -1,23 +1,13 @@
-"""``jax-immutable-array``: ``x[i] = v`` and ``x[i] += v`` on a JAX array, which JAX always rejects.
+"""``jax-immutable-array`` (``docs/rules/jax-immutable-array.md``): how the rule finds it.
 
-JAX's stub declares ``Array.__setitem__``, so every checker accepts item assignment; at run
-time JAX raises ``TypeError: JAX arrays are immutable and do not support in-place item
-assignment``. mypy checks ``x[i] = v`` as a call of ``__setitem__`` on ``x`` with the index and
-the value, and ``x[i] += v`` (``Array`` has no ``__iadd__``) as ``x[i] = x[i] + v``, whose
-value is an operator expression whose left side is the target itself: the method hook sees
-both, and tells them apart by that identity.
-
-The note shows the ``.at[]`` rewrite for the operator written, with the method the installed
-JAX's stub declares (``+=`` -> ``.add``); an operator without one (``//=``) is written as
-``.set(x[i] // v)``. The updated array goes back where the old one was read from, where that
-type-checks and runs (``lib/places.py``: a NamedTuple or frozen dataclass is rebuilt around
-it, a variable that cannot hold an ``Array`` gives way to a new name). A statement that
-assigns several items (``x[0], x[1] = a, b``) is rewritten whole.
-
-Pallas kernels write to refs (``o_ref[...] = x``), which are mutable; a ref is a ``jax.Ref``,
-not a ``jax.Array``, and is left alone as such. A ref annotated ``jax.Array`` is reported like
-any array (the annotation is wrong, and nothing else tells it from an array), with a note that
-says so in modules that import Pallas.
+mypy checks ``x[i] = v`` as a call of ``__setitem__`` on ``x`` with the index and the value,
+and ``x[i] += v`` (``Array`` has no ``__iadd__``) as ``x[i] = x[i] + v``, whose value is an
+operator expression whose left side is the target itself: the method hook sees both, and tells
+them apart by that identity. The note's ``.at[]`` method is the one the installed JAX's stub
+declares for the operator (``+=`` -> ``.add``; ``//=`` becomes ``.set(x[i] // v)``); the
+updated array goes back where the old one was read from (``analyses/places.py``). A statement
+that assigns several items (``x[0], x[1] = a, b``) is rewritten whole. A Pallas ref annotated
+``jax.Array`` is reported like any array, with a note in modules that import Pallas.
 """
 
 from __future__ import annotations
@@ -45,9 +35,10 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, MethodContext
 from mypy.types import CallableType, Instance, TupleType, Type, get_proper_type
 
-from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, places, reporting
-from mypy_plugin.lib.places import PutBack
-from mypy_plugin.lib.receivers import array_receiver
+from mypy_plugin.analyses import places
+from mypy_plugin.analyses.places import PutBack
+from mypy_plugin.analyses.receivers import array_receiver
+from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import operand, source
 
@@ -68,6 +59,9 @@ UPDATE_THE_ARRAY_ITSELF: Final = (
 ONE_BY_ONE: Final = 'Use ".at[]", which returns an updated copy, for each target in turn, e.g. "x = x.at[<index>].set(<value>)"'
 IN_GENERAL: Final = 'Use ".at[]", which returns an updated copy, e.g. "x = x.at[<index>].set(<value>)"'
 USE_AT: Final = 'Use ".at[]", which returns an updated copy'
+NO_ITEM_ASSIGNMENT: Final = '"{receiver}" does not support item assignment{written}; JAX raises TypeError (JAX arrays are immutable)'
+WRITTEN_OPERATOR: Final = ' ("{operator}=")'
+MASK_UNDER_JIT: Final = "Under jax.jit a boolean mask cannot index; for a scalar value write {rewrite}"
 WHERE: Final = "where"
 """``jax.numpy.where``, the form of a masked update that also works under ``jax.jit``."""
 PALLAS_REF: Final = (
@@ -270,16 +264,16 @@ def report(
     """``x[i] = v`` or ``x[i] op= v`` on a JAX array, with the ``.at[]`` rewrite when it can be
     printed (else ``rewrite`` is the general advice), for a boolean mask the form that works
     under jit, and in a module that imports Pallas what to do about a ref annotated as an array."""
-    written = f' ("{operator}=")' if operator else ""
+    written = WRITTEN_OPERATOR.format(operator=operator) if operator else ""
     notes = [PALLAS_REF] if in_pallas_module else []
     notes.append(places.rewrite_note(USE_AT, rewrite) if isinstance(rewrite, PutBack) else rewrite)
     if masked is not None:
-        notes.append(f"Under jax.jit a boolean mask cannot index; for a scalar value write {places.quoted(masked)}")
+        notes.append(MASK_UNDER_JIT.format(rewrite=places.quoted(masked)))
     reporting.error_with_notes(
         api,
         context,
         CODE,
-        f'"{receiver}" does not support item assignment{written}; JAX raises TypeError (JAX arrays are immutable)',
+        NO_ITEM_ASSIGNMENT.format(receiver=receiver, written=written),
         notes,
         places.fix_of(api, context, rewrite) if isinstance(rewrite, PutBack) else None,
     )

@@ -1,33 +1,15 @@
-"""``jax-jit-declaration`` and ``jax-jit-call``: the ``jax.jit`` boundary, and calls of jitted functions.
+"""``jax-jit-declaration`` and ``jax-jit-call`` (``docs/rules/``): how the rule finds them.
 
-What JAX always rejects there (measured on JAX 0.4.31, 0.7.2 and 0.10.2, CPU):
-
-- at ``jax.jit(...)`` itself, ``static_argnames``/``donate_argnames`` naming no parameter, and
-  ``static_argnums``/``donate_argnums`` past the positional ones: ``ValueError``;
-- on every call of a method jitted in its class body, ``self`` when the class cannot be a
-  pytree (``jitted.never_a_pytree``), and ``cls`` when ``@classmethod`` is written above
-  ``jax.jit``, unless static: ``TypeError: Error interpreting argument ... as an abstract array``;
-- on every call, a static parameter whose value JAX cannot hash (a ``list``, ``dict``, ``set``,
-  NumPy or JAX array, a tuple holding one): ``ValueError: Non-hashable static arguments``;
-- on a call that passes one, a ``str``, ``bytes``, a function, a class, a module, a generator,
-  a ``range`` or a device to a traced parameter: ``TypeError: Error interpreting argument ...
-  as an abstract array`` (``jitted.untraceable``);
-- on a call of a JAX function jitted directly (``jax.jit(jnp.zeros)``, ``jax.jit(jax.ops.segment_sum)``)
-  that passes a shape or a size to a parameter not made static: what JAX raises for a traced
-  shape there (``tracing.SIZE_PARAMETERS``), though the caller passes a Python int.
-
-Declarations are checked under ``jax-jit-declaration`` (a static parameter declared with a type
-no value of which can be hashed, and a method's receiver, too); arguments under ``jax-jit-call``: the plugin keeps the
-wrapped function's signature and static parameters on what ``jax.jit`` returns
-(``lib/jitted.py``) and reads each call's arguments against them. Only what is certain is kept:
-options given by name as literals (``transforms.static_names``), a function from a ``def`` or a
-lambda (a ``Callable[[A], R]`` value may hold a function with other parameters), and a callee
-read directly (``step(x)``, ``mod.step(x)``, ``jax.jit(f)(x)``; not an attribute such as
-``self.step``, whose declared type is only its first assignment's). With the entry point
-``mypy_plugin.typed_jit`` (``TYPED_CALLS``), each call is also checked against that signature
-and typed with its result, so that the other rules see the arrays that come out of jitted
-functions. Methods (``@jax.jit`` on a function of a class body) are left as JAX's stubs type
-them: ``JitWrapped`` binds like a function at run time, which its stub does not say.
+Declarations are checked at ``jax.jit`` itself; the ``JitWrapped`` it returns keeps the wrapped
+function's signature, its static and donated parameters (``analyses/jitted.py``), against which
+each call's arguments are read. Only what is certain is kept: options given by name as literals
+(``transforms.static_names``), a function from a ``def`` or a lambda (a ``Callable[[A], R]``
+value may hold a function with other parameters), and a callee read directly (``step(x)``,
+``mod.step(x)``, ``jax.jit(f)(x)``; not an attribute such as ``self.step``, whose declared type
+is only its first assignment's). With the entry point ``mypy_plugin.typed_jit``
+(``TYPED_CALLS``), each call is also checked against that signature and typed with its result,
+so that the other rules see the arrays that come out of jitted functions. Methods (``@jax.jit``
+on a function of a class body) are left as JAX's stubs type them.
 
 The hooks: ``jax.jit``'s function hook (``@jax.jit``, ``jax.jit(f, ...)``, ``@jax.jit(...)``),
 ``functools.partial.__call__``'s method hook for ``@partial(jax.jit, ...)`` (after mypy's own,
@@ -61,20 +43,10 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, MethodSigContext
 from mypy.types import CallableType, FunctionLike, Instance, NoneType, TupleType, Type, get_proper_type
 
-from mypy_plugin.lib import (
-    arguments,
-    checked_module,
-    donation,
-    errorcodes,
-    fullnames,
-    jitted,
-    mypy_internals,
-    reporting,
-    tracing,
-    transforms,
-)
+from mypy_plugin.analyses import donation, jitted, sites, transforms
+from mypy_plugin.analyses.jitted import JittedSignature
+from mypy_plugin.lib import arguments, checked_module, errorcodes, fullnames, mypy_internals, reporting
 from mypy_plugin.lib.fixes import Fix
-from mypy_plugin.lib.jitted import JittedSignature
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
 from mypy_plugin.lib.types import members
@@ -151,7 +123,7 @@ def on_jit(ctx: FunctionContext) -> Type:
     if not isinstance(context, CallExpr):
         return ctx.default_return_type
     if function is not None:  # jax.jit(f, ...)
-        return wrapped(ctx.api, Wrapping(function, named_options(context, 1), context, None), ctx.default_return_type)
+        return wrapped(ctx.api, Wrapping(function, transforms.options_of(context, 1), context, None), ctx.default_return_type)
     decorator = checked_module.decorated_by(ctx.api, context)  # @jax.jit(...): the decorator made here
     decorator_type = get_proper_type(ctx.default_return_type)
     if decorator is None or not isinstance(decorator_type, CallableType):
@@ -159,7 +131,7 @@ def on_jit(ctx: FunctionContext) -> Type:
     signature = decorator.func.type
     if decorator.decorators[-1] is not context or not isinstance(signature, CallableType):
         return ctx.default_return_type  # not the innermost decorator, or the function is unannotated
-    wrapping = Wrapping(signature, named_options(context, 0), context, method_of(decorator))
+    wrapping = Wrapping(signature, transforms.options_of(context, 0), context, method_of(decorator))
     return decorator_type.copy_modified(ret_type=wrapped(ctx.api, wrapping, decorator_type.ret_type))
 
 
@@ -175,7 +147,7 @@ def on_partial_call(ctx: MethodContext) -> Type:
         return ctx.default_return_type
     [application] = applications
     assert isinstance(application, CallExpr)  # partial_transform says so
-    wrapping = Wrapping(function, named_options(application, 1), application, method_of(context))
+    wrapping = Wrapping(function, transforms.options_of(application, 1), application, method_of(context))
     return wrapped(ctx.api, wrapping, ctx.default_return_type)
 
 
@@ -221,9 +193,9 @@ def leafless(typ: Type) -> bool:
 def traced_sizes(kept: JittedSignature, passed: set[str]) -> dict[str, str]:
     """The parameters of a jitted JAX function that are shapes or sizes and not static, each
     with what JAX raises when a call passes one with a leaf (``leafless`` says which do not)."""
-    if kept.wraps not in tracing.SIZE_PARAMETERS or tracing.SIZE_FIXED_BY.get(kept.wraps) in passed:
+    if kept.wraps not in sites.SIZE_PARAMETERS or sites.SIZE_FIXED_BY.get(kept.wraps) in passed:
         return {}
-    raises, places = tracing.SIZE_PARAMETERS[kept.wraps]
+    raises, places = sites.SIZE_PARAMETERS[kept.wraps]
     return {name: raises for _, name in places if name not in kept.statics}
 
 
@@ -251,7 +223,7 @@ def wrapped(api: CheckerPluginInterface, wrapping: Wrapping, made: Type) -> Type
                 )
     context = wrapping.context
     target = context.args[0] if isinstance(context, CallExpr) and context.args else None
-    wraps = target.fullname if isinstance(target, RefExpr) and target.fullname in tracing.SIZE_PARAMETERS else ""
+    wraps = target.fullname if isinstance(target, RefExpr) and target.fullname in sites.SIZE_PARAMETERS else ""
     donated = transforms.static_names(wrapping.options, positional, ARG_STAR in wrapping.function.arg_kinds, transforms.DONATE_OPTIONS)
     definition = wrapping.function.definition
     deleted: frozenset[str] = (
@@ -354,7 +326,7 @@ def report_numbers(
     api: CheckerPluginInterface, at: Context, option: str, number: int, function: str, positional: Sequence[str | None]
 ) -> None:
     listed = ", ".join(f'{i} "{p}"' if p is not None else str(i) for i, p in enumerate(positional)) or "none"
-    count = f"{len(positional)} positional parameter" + ("" if len(positional) == 1 else "s")
+    count = reporting.counted(len(positional), "positional parameter")
     reporting.error_with_notes(
         api,
         at,
@@ -440,17 +412,6 @@ def bare_jit_decorator(api: CheckerPluginInterface, definition: object) -> RefEx
     if isinstance(decorator, RefExpr) and transforms.TRANSFORMS.get(decorator.fullname) == transforms.JIT_KIND:
         return decorator
     return None
-
-
-def named_options(call: CallExpr, first: int) -> list[tuple[str, Expression]] | None:
-    """The options of ``call`` from its argument ``first`` on, all given by name; None when
-    one is not (``**options``, an option by position)."""
-    options = []
-    for name, arg in zip(call.arg_names[first:], call.args[first:]):
-        if name is None:
-            return None
-        options.append((name, arg))
-    return options
 
 
 def read_directly(call: Context) -> bool:

@@ -1,21 +1,10 @@
-"""``jax-lax-structure``: loop bodies and branches of ``jax.lax`` that return another structure.
+"""``jax-lax-structure`` (``docs/rules/jax-lax-structure.md``): how the rule finds it.
 
-JAX traces the functions ``jax.lax``'s control flow is given and compares the pytree structure of
-what they return (measured on JAX 0.4.31, 0.10.2 and 0.12.0.1, CPU; each ``TypeError`` is raised
-at the ``jax.lax`` call, whose wording changed between releases):
-
-- ``lax.scan``'s body must return a pair ``(carry, y)``: ``scan body output must be a pair``;
-- the carry of ``scan``, ``fori_loop`` and ``while_loop`` keeps the structure of the initial one
-  (tuple and list lengths, a tuple against a list, dict keys, ``None`` against an array): ``carry
-  input and carry output must have the same pytree structure``;
-- the branches of ``cond`` and ``switch`` return one structure: ``cond branch outputs must have
-  the same pytree structure``.
-
-A body that returns nothing returns ``None``. Structures are read from the code
-(``lib/structures.py``): the literal or declared initial carry, and every ``return`` of the
-function given (a function of the module or one defined in the enclosing function, or a
-lambda), with its parameters holding what JAX passes. A body is reported only where every
-``return`` it has gives a structure that certainly differs; shapes and dtypes are not decided.
+Structures are read from the code (``analyses/structures.py``): the literal or declared initial
+carry, and every ``return`` of the function given (a function of the module or one defined in
+the enclosing function, or a lambda), with its parameters holding what JAX passes. A body is
+reported only where every ``return`` it has gives a structure that certainly differs; shapes
+and dtypes are not decided.
 """
 
 from __future__ import annotations
@@ -27,9 +16,10 @@ from mypy.nodes import CallExpr, Expression, FuncItem, LambdaExpr, ListExpr, Tup
 from mypy.plugin import FunctionContext
 from mypy.types import Type
 
-from mypy_plugin.lib import arguments, errorcodes, fullnames, mypy_internals, reporting, structures, transforms
+from mypy_plugin.analyses import structures, transforms
+from mypy_plugin.analyses.structures import Returned, Returns, Structure
+from mypy_plugin.lib import arguments, errorcodes, fullnames, mypy_internals, reporting
 from mypy_plugin.lib.rule import Rule
-from mypy_plugin.lib.structures import Returned, Returns, Structure
 
 CODE: Final = errorcodes.LAX_STRUCTURE
 

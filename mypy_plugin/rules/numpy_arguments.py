@@ -1,24 +1,14 @@
-"""``jax-unsupported-argument``, ``jax-inplace-default``, ``jax-unsupported-function``: NumPy's
-spellings that JAX's stubs accept and its runtime rejects.
+"""``jax-unsupported-argument``, ``jax-inplace-default`` and ``jax-unsupported-function``
+(``docs/rules/``): how the rule finds them.
 
-JAX's stubs keep parameters its functions no longer take (typed ``DeprecatedArg``, or a NumPy
-option typed ``str | None``), default ``inplace=True`` where any call without
-``inplace=False`` raises, and declare functions that only raise. Every checker accepts them;
-code ported from NumPy, or written for an older JAX, meets them at run time. Three codes, so
-that a user who silences one kind keeps the others:
-
-- ``jax-unsupported-argument``: a keyword JAX removed (``jnp.clip(a_min=)``,
-  ``interpolation=``) or never supported (``kind=``), a value it refuses (``order="F"``,
-  ``mode="raise"``);
-- ``jax-inplace-default``: ``jnp.put``, ``place``, ``put_along_axis``, ``fill_diagonal`` and
-  ``ufunc.at`` called without ``inplace=False``;
-- ``jax-unsupported-function``: ``jnp.fromfile``, ``jnp.fromiter``, ``jnp.ndarray(shape)``.
-
-Each check applies from the first JAX release that rejects the call (``lib/release.py``): a
-release that still accepts a deprecated spelling, with a warning, gets no error. Only what the
-call spells out is read (``lib/arguments.py``): a value of a wider type, ``Any`` or one given
-through ``*args``/``**kwargs`` is undecided, and the rules stay silent. NumPy's own functions
-have other full names and are never hooked.
+Three codes, so that a user who silences one kind keeps the others. One table (``REJECTED``)
+lists, per parameter, the JAX functions and ``Array`` methods that reject an argument there,
+from which release (``lib/release.py``: a release that still accepts a deprecated spelling,
+with a warning, gets no error), what they raise and the help; ``INPLACE_FUNCTIONS`` and
+``UNSUPPORTED_FUNCTIONS`` the other two. Only what the call spells out is read
+(``lib/arguments.py``): a value of a wider type, ``Any`` or one given through
+``*args``/``**kwargs`` is undecided, and the rules stay silent. NumPy's own functions have other
+full names and are never hooked.
 """
 
 from __future__ import annotations
@@ -30,7 +20,8 @@ from mypy.nodes import ARG_POS, CallExpr, Expression
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import Type
 
-from mypy_plugin.lib import checked_module, errorcodes, fixes, fullnames, inplace, places, release, reporting
+from mypy_plugin.analyses import inplace, places
+from mypy_plugin.lib import checked_module, errorcodes, fixes, fullnames, release, reporting
 from mypy_plugin.lib.arguments import HookContext, given, known_values, never_none, passed
 from mypy_plugin.lib.fixes import Fix
 from mypy_plugin.lib.release import Release

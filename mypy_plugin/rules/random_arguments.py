@@ -1,22 +1,10 @@
-"""``jax-prng-key`` and ``jax-random-dtype``: what ``jax.random`` is given that it always rejects.
+"""``jax-prng-key`` and ``jax-random-dtype`` (``docs/rules/``): how the rule finds them.
 
-JAX annotates a key as ``ArrayLike``, which includes ``int``, and a seed as ``int | ArrayLike``,
-which includes ``float``; every ``dtype`` as ``DTypeLike``, of any kind. Measured on every
-release from 0.4.31 to 0.10.2 (run on 0.4.31, 0.7.2 and 0.10.2, read in the others' source):
-
-- a Python or NumPy scalar where a key goes (``jax.random.normal(0, ...)``, NumPy's habit of
-  seeding by number): ``TypeError: JAX encountered invalid PRNG key data``;
-- a float or complex seed (``jax.random.key(time.time())``): ``TypeError: PRNG key seed must be
-  an integer``;
-- a dtype of the wrong kind for the sampler (``randint(..., dtype=jnp.float32)``,
-  ``uniform(..., dtype=jnp.int32)``): ``TypeError`` from ``randint``, ``ValueError`` elsewhere.
-
-Keys of type ``jax.Array`` or ``np.ndarray`` (``jax.random.key(0)``, ``PRNGKey(0)``, a legacy
-``uint32`` key) and anything typed ``Any`` are left alone. A variable declared ``float`` may hold
-an int (mypy lets an int stand for a float), so a seed is reported only where the value is a
-float by its making: a float literal, ``float(...)``, ``time.time()`` and the like, a true
-division, a NumPy float (a variable is left alone, ``t = time.time()`` as much as ``local = seed``).
-A dtype is read where it is written: ``jnp.float32``, ``np.int32``, ``float``, ``"int32"``.
+One function hook per ``jax.random`` sampler reads its key (or seed) and its dtype. Keys of type
+``jax.Array`` or ``np.ndarray`` and anything typed ``Any`` are left alone. A variable declared
+``float`` may hold an int (mypy lets an int stand for a float), so a seed is reported only where
+the value is a float by its making (``float_by_its_making``). A dtype is read where it is
+written: ``jnp.float32``, ``np.int32``, ``float``, ``"int32"``.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
-"""``jax-to-device-stream``: a stream passed to ``jax.Array.to_device``.
+"""``jax-to-device-stream`` (``docs/rules/jax-to-device-stream.md``): how the rule finds it.
 
-JAX orders device work itself: ``Array.to_device(device, stream=s)`` raises
-``NotImplementedError("stream argument of array.to_device()")`` for every ``s`` but ``None``.
-The refined stubs type ``stream`` as ``None``, so every checker rejects a stream of a concrete
-type; this rule turns that generic error into a targeted one, and also reports a stream typed
-``Any`` (an untyped library's, such as CuPy's), which no stub can reject.
-
-mypy checks a method call in two steps, and the rule takes part in both:
+The refined stubs type ``stream`` as ``None``; the rule replaces the generic error that gives
+with its own, and also reports a stream typed ``Any``. mypy checks a method call in two steps,
+and the rule takes part in both:
 
 1. ``widen_stream`` (method *signature* hook, before the arguments are checked) types an
    explicitly passed ``stream=`` as ``object``, so mypy's generic ``arg-type`` error from the
@@ -28,8 +24,8 @@ from mypy.plugin import CheckerPluginInterface, MethodContext, MethodSigContext
 from mypy.subtypes import is_subtype
 from mypy.types import AnyType, CallableType, FunctionLike, NoneType, Type, TypeOfAny, TypeVarType, UninhabitedType
 
+from mypy_plugin.analyses.receivers import array_receiver
 from mypy_plugin.lib import errorcodes, fullnames, mypy_internals, reporting
-from mypy_plugin.lib.receivers import array_receiver
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.types import members
 
@@ -43,6 +39,8 @@ METHOD: Final = "to_device"
 STREAM: Final = "stream"
 """The keyword-only parameter of ``to_device`` that must stay ``None``."""
 
+STREAM_GIVEN: Final = '"{receiver}.to_device" does not accept a stream (got {stream}); JAX raises NotImplementedError unless stream is None'
+NO_STREAM: Final = '"{receiver}.to_device" does not accept a stream: JAX raises NotImplementedError unless stream is None'
 DROP_THE_STREAM: Final = 'Call "to_device(device)" without "stream="'
 SOMETIMES_NONE: Final = "This stream is None only sometimes; JAX raises whenever it is not: narrow it to None before the call, or drop it"
 SYNCHRONISE: Final = (
@@ -142,7 +140,7 @@ def report_stream(api: CheckerPluginInterface, context: Context, receiver: str, 
         api,
         context,
         CODE,
-        f'"{receiver}.to_device" does not accept a stream (got {stream_type}); JAX raises NotImplementedError unless stream is None',
+        STREAM_GIVEN.format(receiver=receiver, stream=stream_type),
         advice(may_be_none),
     )
 
@@ -152,8 +150,7 @@ def report_advice(api: CheckerPluginInterface, context: Context, receiver: str, 
     replace it (a receiver typed by a TypeVar or ``Self``). mypy's error is not the rule's to
     attach to; the notes carry the rule's code, a sub-code of ``arg-type``, so that the ignore
     that silences mypy's error silences them too."""
-    reason = f'"{receiver}.to_device" does not accept a stream: JAX raises NotImplementedError unless stream is None'
-    reporting.notes(api, context, CODE, [reason, *advice(may_be_none)])
+    reporting.notes(api, context, CODE, [NO_STREAM.format(receiver=receiver), *advice(may_be_none)])
 
 
 RULE: Final = Rule(

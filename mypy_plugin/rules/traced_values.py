@@ -1,32 +1,14 @@
-"""``jax-traced-value`` and ``jax-traced-shape``: Python values of tracers under JAX's transforms.
+"""``jax-traced-value`` and ``jax-traced-shape`` (``docs/rules/``): how the rule finds them.
 
-Under ``jax.jit`` (and ``jax.checkpoint``) every argument not named static is a tracer, Python
-scalars included, and every JAX operation in the function is staged; under ``jax.vmap`` the
-batched arguments are tracers; ``jax.lax``'s control flow and ``jax.eval_shape`` trace the
-functions they are given. A tracer has no Python value, so Python control flow and conversions
-on one raise, each with its own error (measured on JAX 0.4.31, 0.7.2 and 0.10.2, CPU):
-
-- ``if``/``while``/``assert``/``and``/``or``/``not``/``bool()``: ``TracerBoolConversionError``;
-- ``int()``, ``float()``, ``complex()``, ``.item()``, ``.tolist()``, ``math.sqrt()`` and the
-  other ``math`` functions of floats: ``ConcretizationTypeError``;
-- ``range()`` and indexing a Python list or tuple: ``TracerIntegerConversionError``;
-- ``np.asarray``, ``np.array`` and NumPy ufuncs (``np.tanh``): ``TracerArrayConversionError``.
-
-Under ``jax.grad`` and its kin alone the tracers carry values: only the conversions to a float
-and to NumPy raise there (``tracing.raises_under_grad``).
-
-Under ``jax-traced-shape``, a shape that would depend on values: a traced boolean mask as an
-index (``NonConcreteBooleanIndexError``), ``jnp.nonzero`` and its kin without ``size=``
-(``ConcretizationTypeError``), a traced shape, size or slice bound. A user who accepts one kind
-keeps the other.
-
-The rule walks each transformed function once, with the helpers it calls (``lib/transforms.py``
-says which are, and which parameters are traced; ``lib/tracing.py`` finds the sites), from the
-hook mypy runs for the transform itself: the function hooks of ``transforms.TRANSFORMS`` (a
-decorator, ``jax.jit(f)``, ``@jax.jit(...)``) and of ``transforms.LAX_BODIES``, and the
-``functools.partial`` signature hook (``@partial(jax.jit, ...)``). mypy checks decorators before
-function bodies, so the walk reads declared types, and of a global or a field only the type
-mypy has given it so far (an unannotated one assigned below is undecided).
+The rule walks each transformed function once, with the helpers it calls
+(``analyses/transforms.py`` says which are traced, and which parameters;
+``analyses/tracing.py`` finds the sites), from the hook mypy runs for the transform itself: the
+function hooks of ``transforms.TRANSFORMS`` (a decorator, ``jax.jit(f)``, ``@jax.jit(...)``)
+and of ``transforms.LAX_BODIES``, and the ``functools.partial`` signature hook
+(``@partial(jax.jit, ...)``). mypy checks decorators before function bodies, so the walk reads
+declared types, and of a global or a field only the type mypy has given it so far (an
+unannotated one assigned below is undecided). Sites that make a shape are reported under
+``jax-traced-shape``, the rest under ``jax-traced-value``, each with what JAX raises there.
 """
 
 from __future__ import annotations
@@ -38,24 +20,25 @@ from mypy.nodes import CallExpr, Context, Decorator, Expression, FuncDef, FuncIt
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
 from mypy.types import FunctionLike, Type
 
-from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting, tracing, transforms, types
+from mypy_plugin.analyses import sites, tracing, transforms
+from mypy_plugin.analyses.sites import Site
+from mypy_plugin.analyses.transforms import JIT_KIND, TransformedFunction
+from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting, types
 from mypy_plugin.lib.fixes import Fix
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
-from mypy_plugin.lib.tracing import Site
-from mypy_plugin.lib.transforms import JIT_KIND, TransformedFunction
 
 CODE: Final = errorcodes.TRACED_VALUE
 SHAPE_CODE: Final = errorcodes.TRACED_SHAPE
 
 RAISES: Final = {
-    tracing.BOOL: "TracerBoolConversionError",
-    tracing.CONVERT: "ConcretizationTypeError",
-    tracing.INDEX: "TracerIntegerConversionError",
-    tracing.NUMPY_SITE: "TracerArrayConversionError",
-    tracing.BOOLEAN_MASK: "NonConcreteBooleanIndexError",
-    tracing.SIZE: "ConcretizationTypeError",
-    tracing.SLICE: "IndexError",
+    sites.BOOL: "TracerBoolConversionError",
+    sites.CONVERT: "ConcretizationTypeError",
+    sites.INDEX: "TracerIntegerConversionError",
+    sites.NUMPY_CONVERSION: "TracerArrayConversionError",
+    sites.BOOLEAN_MASK: "NonConcreteBooleanIndexError",
+    sites.NO_SIZE: "ConcretizationTypeError",
+    sites.SLICE: "IndexError",
 }
 """What JAX raises at each kind of site."""
 
@@ -79,13 +62,28 @@ FORI_LOOP: Final = 'Loop a traced number of times with "jax.lax.fori_loop(0, n, 
 INDEX_AN_ARRAY: Final = 'Index a JAX array instead (e.g. "{jnp}.asarray(values)[i]")'
 USE_JAX_NUMPY: Final = 'Use the jax.numpy function, which traces: "{name}"'
 STATIC: Final = 'If "{name}" is a Python setting, make it static: {how}'
-MASK: Final = (
+PASS_TO_JIT: Final = 'pass "static_argnames=("{name}",)" to jax.jit'
+
+NEEDS_THE_VALUE: Final = "{construct} needs the Python value of {value} under {transform}; JAX raises {error}"
+CONVERTS_TO_NUMPY: Final = "{construct} converts {value} to NumPy under {transform}; JAX raises {error}"
+GIVEN_AS_A_SHAPE: Final = "{construct} is given {value} as a shape or size under {transform}; JAX raises {error}"
+TRACED_SLICE_BOUND: Final = "A slice bound is {value} under {transform}; JAX raises {error}"
+TRACED_MASK: Final = "{mask} is traced under {transform}; JAX raises {error}"
+WITHOUT_SIZE: Final = '{construct} of {value} without "size=" under {transform}; JAX raises {error}'
+NAMED_VALUE: Final = 'traced "{text}"'
+UNNAMED_VALUE: Final = "a traced value"
+NAMED_MASK: Final = 'Boolean mask "{text}"'
+UNNAMED_MASK: Final = "A boolean mask"
+LONGEST_QUOTED: Final = 60
+"""The longest expression an error quotes; a longer one is named by what it is."""
+WHERE_FOR_A_MASK: Final = (
     'A boolean mask makes a shape from values; keep the shape with "{jnp}.where({mask}, {array}, 0)", or use "size=" of "{jnp}.nonzero"'
 )
-MASKED_UPDATE: Final = (
+WHERE_FOR_A_MASKED_UPDATE: Final = (
     'A boolean mask makes a shape from values; choose the new values with "{jnp}.where({mask}, new_values, {array})" instead'
 )
 HELPER: Final = 'In "{function}"{steps}, which {transform} traces'
+CALLED_FROM: Final = ', called from "{function}" at line {line}'
 UNCHECKED: Final = (
     'At line {line}, in the body of "{function}", which mypy does not check: set "check_untyped_defs = true" '
     '(or run "jax-stubs lint") to see it there'
@@ -97,7 +95,7 @@ SHAPE_FROM_SHAPES: Final = (
 STATIC_SLICE: Final = (
     'Slice with a traced start and a static size: "jax.lax.dynamic_slice_in_dim(x, start, size)"; or make "{value}" static'
 )
-SIZE: Final = 'Give the result a fixed shape with "size=" (the most entries expected); "fill_value=" sets the padding'
+FIX_THE_SIZE: Final = 'Give the result a fixed shape with "size=" (the most entries expected); "fill_value=" sets the padding'
 
 
 def on_transform(ctx: FunctionContext) -> Type:
@@ -162,7 +160,7 @@ def check(api: CheckerPluginInterface, find: Callable[[], TransformedFunction | 
             return
         for site in tracing.Walk(traced, tree.fullname).run():
             at, where = placed(api, traced, site, transform)
-            if site.kind in (tracing.BOOLEAN_MASK, tracing.SIZE, tracing.SHAPE_ARGUMENT, tracing.SLICE):
+            if site.kind in (sites.BOOLEAN_MASK, sites.NO_SIZE, sites.SHAPE_ARGUMENT, sites.SLICE):
                 report_shape(api, traced, site, at, where)
             else:
                 report_value(api, traced, site, at, where)
@@ -177,7 +175,7 @@ def placed(api: CheckerPluginInterface, traced: TransformedFunction, site: Site,
     calls = [call for call, _ in site.trail]
     notes = []
     if calls:
-        steps = "".join(f', called from "{functions[i].name}" at line {calls[i].line}' for i in reversed(range(len(calls))))
+        steps = "".join(CALLED_FROM.format(function=functions[i].name, line=calls[i].line) for i in reversed(range(len(calls))))
         notes.append(HELPER.format(function=functions[-1].name, steps=steps, transform=traced.transform))
     if checked(api, functions[-1]):
         return site.node, notes
@@ -194,21 +192,19 @@ def describe(node: Expression) -> str:
     """The traced value as the error names it: ``traced "x.sum()"``, or for one too long to
     print, ``a traced value``."""
     text = source(node)
-    return f'traced "{text}"' if text is not None and len(text) <= 60 else "a traced value"
+    return NAMED_VALUE.format(text=text) if text is not None and len(text) <= LONGEST_QUOTED else UNNAMED_VALUE
 
 
 def describe_mask(node: Expression) -> str:
     text = source(node)
-    return f'Boolean mask "{text}"' if text is not None and len(text) <= 60 else "A boolean mask"
+    return NAMED_MASK.format(text=text) if text is not None and len(text) <= LONGEST_QUOTED else UNNAMED_MASK
 
 
 def report_value(api: CheckerPluginInterface, traced: TransformedFunction, site: Site, at: Context, where: list[str]) -> None:
     """``jax-traced-value``: a Python value of a tracer is needed."""
     error = RAISES[site.kind]
-    if site.kind == tracing.NUMPY_SITE:
-        message = f"{site.construct} converts {describe(site.value)} to NumPy under {traced.transform}; JAX raises {error}"
-    else:
-        message = f"{site.construct} needs the Python value of {describe(site.value)} under {traced.transform}; JAX raises {error}"
+    text = CONVERTS_TO_NUMPY if site.kind == sites.NUMPY_CONVERSION else NEEDS_THE_VALUE
+    message = text.format(construct=site.construct, value=describe(site.value), transform=traced.transform, error=error)
     static = static_note(api, traced, site.value) if not site.trail else None
     notes = [*where, *value_notes(api, traced, site), *([static[0]] if static is not None else [])]
     reporting.error_with_notes(api, at, CODE, message, notes, static[1] if static is not None else None)
@@ -226,7 +222,7 @@ def value_notes(api: CheckerPluginInterface, traced: TransformedFunction, site: 
     condition = source(site.value) or "pred"
     jnp = numpy_name(api)
     found: list[str] = []
-    if site.kind == tracing.BOOL:
+    if site.kind == sites.BOOL:
         found.append(
             {
                 '"while"': LOOP,
@@ -237,18 +233,18 @@ def value_notes(api: CheckerPluginInterface, traced: TransformedFunction, site: 
                 "a chained comparison": CHAINED,
             }.get(site.construct, BRANCH).format(condition=condition, jnp=jnp)
         )
-    elif site.kind == tracing.CONVERT and site.callee.startswith("math."):
-        name = tracing.MATH_FUNCTIONS[site.callee.rpartition(".")[2]]
+    elif site.kind == sites.CONVERT and site.callee.startswith("math."):
+        name = sites.MATH_FUNCTIONS[site.callee.rpartition(".")[2]]
         reference, _ = checked_module.reference(api, fullnames.JAX_NUMPY, name)
         found.append(USE_JAX_NUMPY.format(name=f"{reference}({source(site.value) or 'x'})"))
-    elif site.kind == tracing.CONVERT:
+    elif site.kind == sites.CONVERT:
         if site.printing:
             found.append(PRINT.format(value=source(site.value) or "x"))
         else:
             found.append(AUX if traced.differentiated else KEEP_AN_ARRAY.format(jnp=jnp))
-    elif site.kind == tracing.INDEX:
+    elif site.kind == sites.INDEX:
         found.append(FORI_LOOP if site.construct == '"range()"' else INDEX_AN_ARRAY.format(jnp=jnp))
-    elif site.kind == tracing.NUMPY_SITE:
+    elif site.kind == sites.NUMPY_CONVERSION:
         name = site.callee.rpartition(".")[2] if site.callee else "asarray"
         reference, _ = checked_module.reference(api, fullnames.JAX_NUMPY, name)
         found.append(USE_JAX_NUMPY.format(name=f"{reference}({source(site.value) or 'x'})"))
@@ -268,11 +264,10 @@ def static_note(api: CheckerPluginInterface, traced: TransformedFunction, value:
         return None
     if transforms.positional_only(traced.function, value.name):
         return None
-    names = f'static_argnames=("{value.name}",)'
     if traced.decorator is None:
         if isinstance(traced.function, FuncDef) and traced.function.is_decorated:
             return None  # a stack of transforms ("@jax.jit @jax.vmap"): making it static takes more than an option
-        return STATIC.format(name=value.name, how=f'pass "{names}" to jax.jit'), None
+        return STATIC.format(name=value.name, how=PASS_TO_JIT.format(name=value.name)), None
     how, fix = transforms.made_static(api, traced.decorator, value.name)
     return STATIC.format(name=value.name, how=how), fix
 
@@ -281,23 +276,24 @@ def report_shape(api: CheckerPluginInterface, traced: TransformedFunction, site:
     """``jax-traced-shape``: a shape would be made from traced values."""
     error = site.raises or RAISES[site.kind]
     value = source(site.value) or "n"
-    if site.kind == tracing.SHAPE_ARGUMENT:
-        message = f"{site.construct} is given {describe(site.value)} as a shape or size under {traced.transform}; JAX raises {error}"
+    said = {"construct": site.construct, "value": describe(site.value), "transform": traced.transform, "error": error}
+    if site.kind == sites.SHAPE_ARGUMENT:
+        message = GIVEN_AS_A_SHAPE.format(**said)
         note = SHAPE_FROM_SHAPES.format(value=value, jnp=numpy_name(api))
-    elif site.kind == tracing.SLICE:
-        message = f"A slice bound is {describe(site.value)} under {traced.transform}; JAX raises {error}"
+    elif site.kind == sites.SLICE:
+        message = TRACED_SLICE_BOUND.format(**said)
         note = STATIC_SLICE.format(value=value)
-    elif site.kind == tracing.BOOLEAN_MASK:
-        message = f"{describe_mask(site.value)} is traced under {traced.transform}; JAX raises {error}"
+    elif site.kind == sites.BOOLEAN_MASK:
+        message = TRACED_MASK.format(mask=describe_mask(site.value), **said)
         base = site.node.base if isinstance(site.node, IndexExpr) else None
         if isinstance(base, MemberExpr) and base.name == "at":  # x.at[mask].set(v)
-            note = MASKED_UPDATE.format(mask=source(site.value) or "mask", array=source(base.expr) or "x", jnp=numpy_name(api))
+            note = WHERE_FOR_A_MASKED_UPDATE.format(mask=source(site.value) or "mask", array=source(base.expr) or "x", jnp=numpy_name(api))
         else:
             array = (source(base) if base is not None else None) or "x"
-            note = MASK.format(mask=source(site.value) or "mask", array=array, jnp=numpy_name(api))
+            note = WHERE_FOR_A_MASK.format(mask=source(site.value) or "mask", array=array, jnp=numpy_name(api))
     else:
-        message = f'{site.construct} of {describe(site.value)} without "size=" under {traced.transform}; JAX raises {error}'
-        note = SIZE
+        message = WITHOUT_SIZE.format(**said)
+        note = FIX_THE_SIZE
     reporting.error_with_notes(api, at, SHAPE_CODE, message, [*where, note])
 
 

@@ -29,10 +29,8 @@ from mypy.nodes import (
     DictExpr,
     Expression,
     FloatExpr,
-    ForStmt,
     FuncDef,
     FuncItem,
-    IfStmt,
     IndexExpr,
     IntExpr,
     LambdaExpr,
@@ -41,23 +39,20 @@ from mypy.nodes import (
     NameExpr,
     OpExpr,
     OverloadedFuncDef,
-    RaiseStmt,
     RefExpr,
     ReturnStmt,
     StarExpr,
     Statement,
     StrExpr,
-    TryStmt,
     TupleExpr,
     UnaryExpr,
-    WhileStmt,
-    WithStmt,
 )
 from mypy.types import NoneType, TupleType, Type, get_proper_type
 
-from mypy_plugin.lib import fullnames, statements, tracing, types
+from mypy_plugin.analyses import sites, values
+from mypy_plugin.analyses.transforms import traceable
+from mypy_plugin.lib import flow, fullnames, statements, types
 from mypy_plugin.lib.source import int_literal
-from mypy_plugin.lib.transforms import traceable
 
 LEAF: Final = "leaf"
 """An array or a number: one leaf."""
@@ -269,18 +264,19 @@ class Reader:
         if isinstance(callee, MemberExpr):
             if callee.name in UPDATES and isinstance(callee.expr, IndexExpr) and isinstance(callee.expr.base, MemberExpr):
                 return LEAF if callee.expr.base.name == "at" else None
-            if callee.name in tracing.ARRAY_METHODS - {"tolist"} and self.value(callee.expr) == LEAF:
+            if callee.name in sites.ARRAY_METHODS - {"tolist"} and self.value(callee.expr) == LEAF:
                 return LEAF
         if isinstance(callee, RefExpr) and (callee.fullname or "").startswith(fullnames.JAX_PACKAGE):
-            return LEAF if types.is_array(tracing.returned_type(callee.node)) else None
+            return LEAF if types.is_array(values.returned_type(callee.node)) else None
         return None
 
 
-class Returns:
+class Returns(flow.Flow[None]):
     """What a function returns, read from its body: the structure of each ``return`` (and
     ``None`` where the body can end without one), with where it is."""
 
     def __init__(self, function: FuncItem, parameters: dict[str, Structure]) -> None:
+        super().__init__()
         self.function = function
         assigned = assignments(function.body)
         self.reader = Reader(
@@ -292,47 +288,22 @@ class Returns:
     def read(self) -> list[Returned]:
         """Each return with its structure; a body that can end without one returns None there
         (a lambda, a generator: nothing is decided)."""
-        if not self.block(self.function.body):
+        if not self.block(self.function.body, None):
             if isinstance(self.function, LambdaExpr) or self.function.is_generator or self.function.is_coroutine:
                 return []
             self.found.append((self.function, NONE))
         return self.found
 
-    def block(self, block: Block) -> bool:
-        """Collect the returns of ``block``; whether it certainly ends (return or raise)."""
-        for statement in block.body:
-            if self.statement(statement):
-                return True
-        return False
+    def fork(self, state: None) -> None:
+        return None
 
-    def statement(self, node: Statement) -> bool:
+    def join(self, state: None, ends: list[None]) -> None:
+        pass
+
+    def simple(self, node: Statement, state: None) -> bool:
         if isinstance(node, ReturnStmt):
             self.found.append((node, self.reader.value(node.expr) if node.expr is not None else NONE))
-            return True
-        if isinstance(node, RaiseStmt):
-            return True
-        if isinstance(node, IfStmt):
-            ends = [self.block(body) for body in node.body]
-            ends.append(self.block(node.else_body) if node.else_body is not None else False)
-            return all(ends)
-        if isinstance(node, (ForStmt, WhileStmt)):
-            self.block(node.body)
-            if node.else_body is not None:
-                self.block(node.else_body)
-            return False  # the loop may not run, or may break
-        if isinstance(node, WithStmt):
-            return self.block(node.body)  # a context manager may swallow what is raised: ending is kept
-        if isinstance(node, TryStmt):
-            self.block(node.body)
-            for handler in node.handlers:
-                self.block(handler)
-            for extra in (node.else_body, node.finally_body):
-                if extra is not None:
-                    self.block(extra)
-            return False
-        if isinstance(node, Block):
-            return self.block(node)
-        return False
+        return super().simple(node, state)
 
 
 def of_expression(node: Expression) -> Structure:

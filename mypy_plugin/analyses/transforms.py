@@ -54,7 +54,7 @@ VMAP_KIND: Final = "vmap"
 GRAD_KINDS: Final = frozenset(fullnames.GRADS.values())
 """``jax.grad`` and its kin, each a kind of its own (named as printed): the arguments at
 ``argnums`` are tracers, nothing is staged, and only what needs a float of a tracer raises
-(``tracing.raises_under_grad``)."""
+(``sites.raises_under_grad``)."""
 CHECKPOINT_KINDS: Final = frozenset(fullnames.CHECKPOINTS.values())
 """``jax.checkpoint`` and ``jax.remat``, each a kind of its own (named as printed): like
 ``jax.jit``, every argument not in ``static_argnums`` is a tracer and every operation staged
@@ -98,6 +98,10 @@ TRANSFORMS: Final = {
     fullnames.EQUINOX_FILTER_VMAP: EQUINOX_VMAP_KIND,
 }
 """The full names of the transforms, and the kind each one is."""
+SECOND_POSITIONAL: Final = {VMAP_KIND: "in_axes", PMAP_KIND: "axis_name", **dict.fromkeys(GRAD_KINDS, "argnums")}
+"""The option a transform takes second by position, after its function (``jax.vmap(f, in_axes)``)."""
+Options = list[tuple[str, Expression]]
+"""A transform's options as a call passes them, each by name."""
 PRINTED: Final = {
     JIT_KIND: "jax.jit",
     VMAP_KIND: "jax.vmap",
@@ -147,7 +151,7 @@ class TransformedFunction:
         arrays or scalars (``held_as_leaves``), without a default, not static (batched under
         ``vmap``): each holds tracers, as a leaf or as the leaves of a
         pytree (a list, a dict), which the walk tells apart by how it is used
-        (``tracing.CANDIDATE``). A default the caller leaves out is not traced."""
+        (``values.CANDIDATE``). A default the caller leaves out is not traced."""
         self.decorator = decorator
         """The ``jax.jit`` decorator as written (``jax.jit``, ``jit``) where it is the only
         transform of the function, or None for another form."""
@@ -198,20 +202,37 @@ def partial_transform(node: Expression) -> str | None:
     return kind if kind is not None and walked(kind) else None
 
 
-def transform_of(node: Expression) -> tuple[str, list[tuple[str | None, Expression]]] | None:
+def transform_of(node: Expression) -> tuple[str, Options] | None:
     """The kind of ``node`` as a decorator (``jax.jit``, ``jax.jit(...)`` without a function,
     ``partial(jax.jit, ...)``) and the options it passes by name; None for anything else."""
     if isinstance(node, RefExpr) and node.fullname in TRANSFORMS and walked(TRANSFORMS[node.fullname]):
         return TRANSFORMS[node.fullname], []
     if not isinstance(node, CallExpr) or not isinstance(node.callee, RefExpr):
         return None
-    options = [(name, arg) for name, arg in zip(node.arg_names, node.args)]
-    if node.callee.fullname in TRANSFORMS and walked(TRANSFORMS[node.callee.fullname]) and all(name is not None for name, _ in options):
-        return TRANSFORMS[node.callee.fullname], options
+    if node.callee.fullname in TRANSFORMS and walked(TRANSFORMS[node.callee.fullname]):
+        options = options_of(node, 0)
+        return (TRANSFORMS[node.callee.fullname], options) if options is not None else None
     kind = partial_transform(node)
-    if kind is not None and all(name is not None for name, _ in options[1:]):
-        return kind, options[1:]
-    return None
+    options = options_of(node, 1) if kind is not None else None
+    return (kind, options) if kind is not None and options is not None else None
+
+
+def options_of(call: CallExpr, first: int, kind: str | None = None) -> Options | None:
+    """The options a transform's call passes from its argument ``first`` on, each with its
+    name: ``jax.jit(f, static_argnums=0)`` from 1, ``jax.jit(static_argnums=0)`` from 0,
+    ``partial(jax.jit, ...)`` from 1. Where the call passes the function first, the option a
+    transform of ``kind`` takes second by position is named (``jax.vmap(f, in_axes)``,
+    ``jax.grad(f, argnums)``). None where an option is given otherwise (another by position,
+    ``**options``): what it sets is not read."""
+    options = []
+    second = SECOND_POSITIONAL.get(kind) if kind is not None and first == 1 else None
+    for index, (name, value) in enumerate(zip(call.arg_names[first:], call.args[first:])):
+        if name is None and index == 0 and second is not None and call.arg_kinds[first] == ARG_POS:
+            name = second
+        if name is None:
+            return None
+        options.append((name, value))
+    return options
 
 
 def decorated(decorator: Decorator) -> TransformedFunction | None:
@@ -242,11 +263,8 @@ def called(call: CallExpr, module: str) -> TransformedFunction | None:
     function = function_of(call.args[0], module)
     if function is None:
         return None
-    options: list[tuple[str | None, Expression]] = list(zip(call.arg_names[1:], call.args[1:]))
-    second = {VMAP_KIND: "in_axes", PMAP_KIND: "axis_name", **dict.fromkeys(GRAD_KINDS, "argnums")}.get(kind)
-    if options and options[0][0] is None and second is not None:  # jax.vmap(f, in_axes), jax.grad(f, argnums)
-        options[0] = (second, options[0][1])
-    if any(name is None for name, _ in options):
+    options = options_of(call, 1, kind)
+    if options is None:
         return None
     return traced_function(function, [(kind, options)], None)
 
@@ -262,9 +280,7 @@ def function_of(node: Expression, module: str) -> FuncItem | None:
     return node.node if node.kind == LDEF or node.node.fullname.startswith(module + ".") else None
 
 
-def traced_function(
-    function: FuncItem, stack: list[tuple[str, list[tuple[str | None, Expression]]]], written: Expression | None
-) -> TransformedFunction:
+def traced_function(function: FuncItem, stack: list[tuple[str, Options]], written: Expression | None) -> TransformedFunction:
     """Combine the transforms around ``function``: under any ``jax.jit`` (or ``jax.pmap``,
     ``nnx.jit``, ``jax.checkpoint``) every non-static parameter is traced; else under
     ``jax.vmap``, the batched ones; under ``jax.shard_map`` or equinox's transforms, every one
@@ -356,7 +372,7 @@ def union_of(found: Iterable[set[str] | None]) -> set[str] | None:
 
 
 def static_names(
-    options: Sequence[tuple[str | None, Expression]],
+    options: Sequence[tuple[str, Expression]],
     positional: Sequence[str | None],
     star_args: bool,
     named_by: Mapping[str, str] = STATIC_OPTIONS,
@@ -364,19 +380,17 @@ def static_names(
     """The parameters ``static_argnums`` and ``static_argnames`` make static (JAX reads each
     from the other through the signature when only one is given; ``named_by`` maps other
     options to these two: ``DONATE_OPTIONS`` reads the donated parameters); None when that depends on
-    the call or cannot be read: an option that is not a literal or not given by name, both
+    the call or cannot be read: an option that is not a literal, both
     options at once (then an argument is static only if passed the way its option says), or a
     negative number where JAX counts it from the end of each call's positional arguments
     (before ``release.NEGATIVE_ARGNUMS_BY_SIGNATURE``, or for a function with ``*args``);
     from that release JAX counts it from the end of the function's positional parameters."""
     by_signature = release.at_least(release.NEGATIVE_ARGNUMS_BY_SIGNATURE) and not star_args and bool(positional)
     names: set[str] = set()
-    given = {named_by[name] for name, _ in options if name is not None and name in named_by}
+    given = {named_by[name] for name, _ in options if name in named_by}
     if len(given) > 1:
         return None
     for name, value in options:
-        if name is None:
-            return None
         if named_by.get(name) == "static_argnums":
             numbers = literal_items(value, int)
             if numbers is not None and by_signature:
@@ -392,7 +406,7 @@ def static_names(
     return names
 
 
-def batched_names(options: list[tuple[str | None, Expression]], positional: list[str], keyword_only: list[str]) -> set[str] | None:
+def batched_names(options: Options, positional: list[str], keyword_only: list[str]) -> set[str] | None:
     """The parameters ``jax.vmap`` maps over: every one for an integer ``in_axes`` (the default
     0), those without ``None`` in a tuple or list of them; keyword arguments always. None when
     ``in_axes`` is not such a literal."""
@@ -400,8 +414,6 @@ def batched_names(options: list[tuple[str | None, Expression]], positional: list
     for name, value in options:
         if name == "in_axes":
             in_axes = value
-        elif name is None:
-            return None
     if in_axes is None or int_literal(in_axes) is not None:
         return set(positional) | set(keyword_only)
     if isinstance(in_axes, (TupleExpr, ListExpr)) and len(in_axes.items) == len(positional):
@@ -415,15 +427,13 @@ def batched_names(options: list[tuple[str | None, Expression]], positional: list
     return None
 
 
-def differentiated_names(options: list[tuple[str | None, Expression]], positional: list[str]) -> set[str] | None:
+def differentiated_names(options: Options, positional: list[str]) -> set[str] | None:
     """The parameters ``jax.grad`` (or its kin) differentiates: those ``argnums`` numbers (the
     first by default); None when it is not a literal of numbers in range."""
     numbers: list[int] | None = [0]
     for name, value in options:
         if name == "argnums":
             numbers = literal_items(value, int)
-        elif name is None:
-            return None
     if numbers is None or any(not 0 <= n < len(positional) for n in numbers):
         return None
     return {positional[n] for n in numbers}
@@ -452,13 +462,14 @@ def declared_type(function: FuncItem, name: str) -> Type | None:
     return None
 
 
-CONTAINERS: Final = frozenset({"builtins.list", "builtins.tuple", "builtins.dict", "typing.Sequence", "typing.Mapping"})
-"""Containers whose items (a dict's values) are the leaves of the pytree they make."""
+PYTREE_CONTAINERS: Final = frozenset({"builtins.list", "builtins.tuple", "builtins.dict", "typing.Sequence", "typing.Mapping"})
+"""Generic containers that are pytrees: their items (a mapping's values, its last type argument)
+are the leaves of the pytree they make, or pytrees again."""
 
 
 def held_as_leaves(function: FuncItem, name: str) -> bool:
     """Whether a traced parameter holds tracers as a leaf or as the leaves of a pytree, which
-    the walk tells apart by use (``tracing.CANDIDATE``): written without a type (or ``Any``), or
+    the walk tells apart by use (``values.CANDIDATE``): written without a type (or ``Any``), or
     declared a container of arrays or scalars (``rows: list[jax.Array]``)."""
     declared = declared_type(function, name)
     if declared is None:
@@ -469,7 +480,7 @@ def held_as_leaves(function: FuncItem, name: str) -> bool:
         and bool(member.items)
         and all(traceable(item) for item in member.items)
         or isinstance(member, Instance)
-        and member.type.fullname in CONTAINERS
+        and member.type.fullname in PYTREE_CONTAINERS
         and bool(member.args)
         and traceable(member.args[-1])
         for member in found

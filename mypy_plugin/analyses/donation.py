@@ -22,8 +22,8 @@ from typing import Final
 from mypy.nodes import CallExpr, Expression, FuncItem, IndexExpr, IntExpr, MemberExpr, NameExpr, OpExpr, ReturnStmt, TupleExpr, UnaryExpr
 from mypy.types import CallableType
 
-from mypy_plugin.lib import structures
-from mypy_plugin.lib.structures import UPDATES, Returns
+from mypy_plugin.analyses import structures
+from mypy_plugin.analyses.structures import UPDATES, Returns
 
 KEEPING_OPERATORS: Final = frozenset({"+", "-", "*", "//", "%"})
 """Operators that keep an array's dtype and shape with an int literal on the other side."""

@@ -63,7 +63,7 @@ from mypy_plugin.lib.source import int_literal, operand, source
 
 DATACLASSES: Final = "dataclasses"
 TUPLE: Final = "builtins.tuple"
-UPDATED: Final = "_updated"
+NEW_NAME_SUFFIX: Final = "_updated"
 """What a new name for an updated value ends with (``t_updated``)."""
 
 
@@ -167,12 +167,12 @@ def new_name(api: CheckerPluginInterface, place: Expression) -> str:
     """``t_updated`` for ``t``, ``w_updated`` for ``self.w`` or ``params["w"]``; ``updated`` for
     ``self`` and for an item without a name."""
     if isinstance(place, NameExpr):
-        return "updated" if is_self(api, place) else place.name + UPDATED
+        return "updated" if is_self(api, place) else place.name + NEW_NAME_SUFFIX
     if isinstance(place, MemberExpr):
-        return place.name + UPDATED
+        return place.name + NEW_NAME_SUFFIX
     if isinstance(place, IndexExpr) and isinstance(place.index, StrExpr) and place.index.value.isidentifier():
-        return place.index.value + UPDATED
-    return UPDATED.lstrip("_")
+        return place.index.value + NEW_NAME_SUFFIX
+    return NEW_NAME_SUFFIX.lstrip("_")
 
 
 def refusal(api: CheckerPluginInterface, place: Expression, value_type: Type) -> str | None:

@@ -49,18 +49,18 @@ from mypy.types import (
     get_proper_type,
 )
 
-from mypy_plugin.lib import checked_module, fullnames, mypy_internals, statements, transforms, types
+from mypy_plugin.analyses import transforms
+from mypy_plugin.lib import checked_module, fullnames, mypy_internals, statements, types
 from mypy_plugin.lib.types import members
 
-"""What ``jax.jit`` returns in JAX's stubs (every supported release)."""
 CALL: Final = fullnames.JIT_WRAPPED + ".__call__"
-SIGNATURE: Final = "jax-stubs:jitted"
+SIGNATURE_ATTRIBUTE: Final = "jax-stubs:jitted"
 STATIC_PREFIX: Final = "jax-stubs:static:"
 WRAPS_PREFIX: Final = "jax-stubs:wraps:"
 DELETED_PREFIX: Final = "jax-stubs:deleted:"
 """The extra attributes: the wrapped signature, one entry per static parameter, the full name
 of the JAX function wrapped where it takes a shape or a size (``jax.jit(jnp.zeros)``;
-``tracing.SIZE_PARAMETERS``), and one entry per donated parameter whose argument JAX deletes
+``sites.SIZE_PARAMETERS``), and one entry per donated parameter whose argument JAX deletes
 (``donation.deleted_parameters``). None is an identifier, so no attribute access in user code
 can reach them."""
 DEPTH: Final = 8
@@ -94,8 +94,6 @@ READ_ONLY: Final = frozenset({"builtins.isinstance", "builtins.issubclass"})
 """Calls given a class that cannot register it as a pytree."""
 PLAIN_DECORATOR: Final = "dataclasses.dataclass"
 """The one class decorator that leaves a class as JAX sees any class: not a pytree."""
-CONTAINERS: Final = frozenset({"builtins.tuple", "builtins.list", "builtins.dict"})
-"""Generic classes that are pytrees: their type arguments are leaves or further pytrees."""
 
 
 class JittedSignature:
@@ -119,7 +117,7 @@ def is_wrapper(typ: Type) -> bool:
 
 def with_jitted_signature(wrapper: Instance, kept: JittedSignature) -> Instance:
     """``wrapper`` (a ``JitWrapped``) carrying ``kept``."""
-    typed = mypy_internals.with_extra_attribute(wrapper, SIGNATURE, kept.signature)
+    typed = mypy_internals.with_extra_attribute(wrapper, SIGNATURE_ATTRIBUTE, kept.signature)
     for name in sorted(kept.statics):
         typed = mypy_internals.with_extra_attribute(typed, STATIC_PREFIX + name, NoneType())
     if kept.wraps:
@@ -135,7 +133,7 @@ def jitted_signature_of(typ: Type) -> JittedSignature | None:
     if not isinstance(proper, Instance):
         return None
     attrs = mypy_internals.extra_attributes(proper)
-    signature = get_proper_type(attrs.get(SIGNATURE)) if SIGNATURE in attrs else None
+    signature = get_proper_type(attrs.get(SIGNATURE_ATTRIBUTE)) if SIGNATURE_ATTRIBUTE in attrs else None
     if not isinstance(signature, CallableType):
         return None
     statics = frozenset(name[len(STATIC_PREFIX) :] for name in attrs if name.startswith(STATIC_PREFIX))
@@ -169,8 +167,8 @@ def outputs(typ: Type, array: Instance, depth: int = 0) -> Type:
     if isinstance(proper, Instance):
         if types.instance_of(proper, *BECOME_ARRAYS) and not types.is_array(proper):
             return array
-        if proper.type.fullname in CONTAINERS and proper.args:
-            return proper.copy_modified(args=[outputs(arg, array, depth + 1) for arg in proper.args])
+        if proper.type.fullname in transforms.PYTREE_CONTAINERS and proper.args:  # the keys of a mapping are kept
+            return proper.copy_modified(args=[*proper.args[:-1], outputs(proper.args[-1], array, depth + 1)])
     return typ
 
 

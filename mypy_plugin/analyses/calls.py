@@ -1,0 +1,234 @@
+"""The traced-value walk's reading of calls: conversions, shapes and sizes, and helpers followed.
+
+A call is where most sites are (``int()``, ``range()``, ``np.asarray``, ``jnp.zeros(n)``,
+``jnp.nonzero`` without ``size=``) and where values come from: a JAX function declared to
+return an array gives a tracer under a staging transform or from traced arguments, an array
+method proves its receiver an array, and a plain function of the checked module called with
+tracers (a helper) is walked with them on its parameters, up to ``HELPER_DEPTH`` calls deep.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.nodes import (
+    ARG_NAMED,
+    ARG_NAMED_OPT,
+    ARG_OPT,
+    ARG_POS,
+    CallExpr,
+    Expression,
+    FuncDef,
+    FuncItem,
+    MemberExpr,
+    NameExpr,
+    RefExpr,
+    StrExpr,
+    TupleExpr,
+)
+
+from mypy_plugin.analyses import sites
+from mypy_plugin.analyses.expressions import Expressions
+from mypy_plugin.analyses.sites import BOOL, CONVERT, INDEX, NO_SIZE, NUMPY_CONVERSION, SHAPE_ARGUMENT
+from mypy_plugin.analyses.transforms import TransformedFunction, declared_type, traceable
+from mypy_plugin.analyses.values import (
+    CANDIDATE,
+    CONCRETE_ARRAY,
+    ITEM,
+    TRACED,
+    TRACED_MASK,
+    Env,
+    State,
+    array_state,
+    holds_tracers,
+    is_traced,
+    is_ufunc,
+    jitted_by_jax,
+    returned_type,
+    staged_by_operation,
+)
+from mypy_plugin.lib import arguments, fullnames
+from mypy_plugin.lib.source import source
+
+HELPER_DEPTH: Final = 3
+"""How many calls deep the walk follows helpers from the transformed function."""
+Followed = tuple[FuncDef, tuple[tuple[str, State], ...], tuple[tuple[str, State], ...]]
+"""A helper with the states of its parameters and, for one defined in the walked body, of its
+closure's names, as the walk followed it."""
+
+
+class Calls(Expressions):
+    """The evaluation of calls, on top of that of the other expressions."""
+
+    def __init__(self, transformed: TransformedFunction, module: str, followed: dict[Followed, State] | None, depth: int) -> None:
+        super().__init__(transformed, module, depth)
+        self.followed: dict[Followed, State] = {} if followed is None else followed
+        """Each helper walked with a set of argument states, with what it returns: walked once
+        per transform, and not again on recursion (None while it is being walked)."""
+
+    def body(self, function: FuncItem, env: Env) -> State:
+        """Walk ``function``'s body from ``env``; the state of what it returns (``tracing.Walk``)."""
+        raise NotImplementedError
+
+    def call(self, node: CallExpr, env: Env) -> State:
+        callee = node.callee
+        fullname = (callee.fullname or "") if isinstance(callee, RefExpr) else ""
+        printing = fullname in sites.PRINTERS or is_format_call(callee)
+        self.printing += printing
+        try:
+            # a method's receiver (mypy may name the method it resolves: "....Array.reshape");
+            # a module's attribute (jnp.zeros) reads as undecided
+            receiver = self.value(callee.expr, env) if isinstance(callee, MemberExpr) else None
+            args = [self.value(arg, env) for arg in node.args]
+        finally:
+            self.printing -= printing
+        positional = [(arg, state) for arg, state, kind in zip(node.args, args, node.arg_kinds) if kind == ARG_POS]
+        first = positional[0] if positional else None
+        traced_args = any(holds_tracers(state) for state in args)
+        if receiver in (CANDIDATE, ITEM) and isinstance(callee, MemberExpr) and callee.name in sites.ARRAY_METHODS:
+            receiver = TRACED  # only an array has this method
+            self.proven(callee.expr, env)
+        if fullname == "builtins.bool" and first and is_traced(first[1]):
+            self.site(BOOL, node, first[0], '"bool()"')
+            return None
+        if fullname in sites.CONVERTERS and first and holds_tracers(first[1]):
+            self.site(CONVERT, node, first[0], sites.CONVERTERS[fullname])
+            return None
+        if fullname.startswith("math.") and fullname[len("math.") :] in sites.MATH_FUNCTIONS:
+            operand = next((arg for arg, state in positional if holds_tracers(state)), None)
+            if operand is not None:
+                self.site(CONVERT, node, operand, called_as(callee, fullname), callee=fullname)
+            return None
+        if fullname == "builtins.range":
+            for arg, state in positional:
+                if holds_tracers(state):
+                    self.site(INDEX, node, arg, '"range()"')
+                    break
+            return None
+        numpy_converter = fullname.startswith("numpy.") and fullname.rpartition(".")[2] in sites.NUMPY_CONVERTERS
+        if (numpy_converter or (isinstance(callee, RefExpr) and is_ufunc(callee.node))) and first and is_traced(first[1]):
+            self.site(NUMPY_CONVERSION, node, first[0], called_as(callee, fullname), callee=fullname)
+            return None
+        method = callee.name if isinstance(callee, MemberExpr) else None
+        if receiver == CONCRETE_ARRAY and method is not None and method not in sites.ARRAY_STAGING_METHODS | sites.SHAPE_METHODS:
+            return None  # "W.item()" runs on the concrete array, "W.astype(W.dtype)" may return it, "W.is_deleted()" is Python
+        if staged_by_operation(receiver) and method is not None:
+            return self.method_call(node, method, args)
+        self.sizes(node, fullname, args, positional)
+        if not isinstance(callee, RefExpr):
+            return None
+        followed = self.follow(node, args, env)
+        if followed is not None and followed[0] is not None:
+            return followed[0]
+        declared = array_state(returned_type(callee.node)) or (TRACED if jitted_by_jax(callee.node) else None)
+        if declared is None:
+            return None
+        staged = self.staged and fullname.startswith(fullnames.JAX_PACKAGE)
+        if not (staged or traced_args):
+            return None
+        if fullname == fullnames.JNP + "asarray" and first and first[1] == CONCRETE_ARRAY and len(node.args) == 1:
+            return CONCRETE_ARRAY  # a concrete array comes back as it is, unstaged
+        if declared == TRACED and fullname in sites.MASK_FUNCTIONS:
+            return TRACED_MASK
+        return declared
+
+    def method_call(self, node: CallExpr, method: str, args: list[State]) -> State:
+        """A method of a tracer (or of a concrete array whose operations are staged): a shape
+        given to ``.reshape()``, a conversion, ``.nonzero()`` without ``size=``; a tracer."""
+        assert isinstance(node.callee, MemberExpr)  # the caller says so
+        if method in sites.SHAPE_METHODS:
+            traced_size = next((arg for arg, state in zip(node.args, args) if holds_tracers(state)), None)
+            if traced_size is not None:
+                self.site(SHAPE_ARGUMENT, node, traced_size, f'".{method}()"', fullnames.ARRAY, "TypeError")
+        if method in sites.CONVERTING_METHODS:
+            self.site(CONVERT, node, node.callee.expr, f'".{method}()"')
+            return None
+        if method in sites.SHAPE_MAKING_METHODS and "size" not in node.arg_names:
+            self.site(NO_SIZE, node, node.callee.expr, f'".{method}()"')
+        return TRACED
+
+    def sizes(self, node: CallExpr, fullname: str, args: list[State], positional: list[tuple[Expression, State]]) -> None:
+        """A JAX function given a traced shape or size (``sites.SIZE_PARAMETERS``), or one whose
+        result's shape depends on traced values without ``size=``."""
+        if fullname in sites.SIZE_PARAMETERS and not (fullname in sites.SIZE_FIXED_BY and sites.SIZE_FIXED_BY[fullname] in node.arg_names):
+            raises, places = sites.SIZE_PARAMETERS[fullname]
+            written = sorted({index for position, keyword in places for index in arguments.written_for(node, position, keyword)})
+            traced = next((index for index in written if holds_tracers(args[index])), None)
+            if traced is not None:
+                size = traced_item(node.args[traced], args[traced])
+                self.site(SHAPE_ARGUMENT, node, size, called_as(node.callee, fullname), fullname, raises)
+        shape_making = fullname in sites.SHAPE_MAKING_FUNCTIONS or (fullname == fullnames.JAX_NUMPY_WHERE and len(node.args) == 1)
+        if shape_making and "size" not in node.arg_names and any(is_traced(state) for _, state in positional):
+            self.site(NO_SIZE, node, next(arg for arg, state in positional if is_traced(state)), called_as(node.callee, fullname))
+
+    def follow(self, node: CallExpr, args: list[State], env: Env) -> tuple[State] | None:
+        """A call of a plain function of the checked module with tracers (or staged arrays,
+        ``CONCRETE_ARRAY``) among its arguments (a helper): walk its body with the arguments'
+        states on its parameters, and keep its sites with the call on their trail. A function
+        defined in the walked body sees its closure's states at the call. None where the call is
+        not followed: another module's function, a method, a decorated function, a generator,
+        arguments passed with ``*`` or ``**``, past ``HELPER_DEPTH`` calls."""
+        function = node.callee.node if isinstance(node.callee, NameExpr) else None
+        if not isinstance(function, FuncDef) or self.depth >= HELPER_DEPTH:
+            return None
+        local = function in self.defined
+        if not local and function.fullname != f"{self.module}.{function.name}":
+            return None
+        if function.is_generator or function.is_coroutine or function.is_async_generator or function is self.transformed.function:
+            return None
+        if function.is_conditional:
+            return None  # defined under "if": a variant of it may be the one called
+        parameters = passed_to(function, node, args)
+        if parameters is None:
+            return None
+        closure = {name: state for name, state in env.items() if name not in parameters} if local else {}
+        if not any(holds_tracers(state) or state == CONCRETE_ARRAY for state in (*parameters.values(), *closure.values())):
+            return None
+        for name, state in parameters.items():
+            if state == CANDIDATE and traceable(declared_type(function, name)):
+                parameters[name] = TRACED  # the helper declares it an array or a number
+        key = (
+            function,
+            tuple(sorted(parameters.items(), key=lambda item: item[0])),
+            tuple(sorted(closure.items(), key=lambda item: item[0])),
+        )
+        if key in self.followed:
+            return (self.followed[key],)
+        self.followed[key] = None
+        helper = type(self)(self.transformed, self.module, self.followed, self.depth + 1)
+        returned = helper.body(function, {**closure, **parameters})
+        self.followed[key] = returned
+        for found, site in helper.sites.items():
+            site.trail = ((node, function), *site.trail)
+            self.sites.setdefault(found, site)
+        return (returned,)
+
+
+def passed_to(function: FuncDef, call: CallExpr, args: list[State]) -> dict[str, State] | None:
+    """The state of each parameter of ``function`` that ``call`` passes an argument to; None
+    where an argument's parameter is unknown (``*args``, ``**kwargs``, a name it does not have)."""
+    positional = [arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT)]
+    named = {arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT, ARG_NAMED, ARG_NAMED_OPT)}
+    found: dict[str, State] = {}
+    for name, state in zip(arguments.parameters_written(call, positional), args):
+        if name is None or name not in named or name in found:
+            return None
+        found[name] = state
+    return found
+
+
+def traced_item(node: Expression, state: State) -> Expression:
+    """The part of ``node`` that holds tracers: ``n`` in ``(n, 3)``."""
+    if isinstance(node, TupleExpr) and isinstance(state, tuple) and len(state) == len(node.items):
+        return next((traced_item(item, item_state) for item, item_state in zip(node.items, state) if holds_tracers(item_state)), node)
+    return node
+
+
+def called_as(callee: Expression, fullname: str) -> str:
+    """A callee as written, quoted with its parentheses (``"np.tanh()"``)."""
+    return f'"{source(callee) or fullname}()"'
+
+
+def is_format_call(callee: Expression) -> bool:
+    """``"...".format(...)``, which f-strings become in mypy's tree, and ``"".join``."""
+    return isinstance(callee, MemberExpr) and isinstance(callee.expr, StrExpr) and callee.name in ("format", "join")

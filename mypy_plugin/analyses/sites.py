@@ -1,0 +1,206 @@
+"""The sites of the traced-value walk and the tables of JAX's API it decides them by.
+
+A *site* is a line that needs a Python value of a tracer (``if``, ``int()``, ``range()``,
+``np.asarray``) or makes a shape from its values (a boolean mask, ``jnp.nonzero`` without
+``size=``, a traced shape or slice bound). Each kind of site raises its own error; the tables
+say which JAX functions, methods and attributes make which (each entry measured under
+``jax.jit``: ``tests/test_traced_tables.py`` runs them on every JAX release of the matrix).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.nodes import CallExpr, Expression, FuncItem
+
+from mypy_plugin.lib import fullnames, release
+
+BOOL: Final = "bool"
+CONVERT: Final = "convert"
+INDEX: Final = "index"
+NUMPY_CONVERSION: Final = "numpy conversion"
+BOOLEAN_MASK: Final = "boolean mask"
+NO_SIZE: Final = "no size"
+SHAPE_ARGUMENT: Final = "shape argument"
+SLICE: Final = "slice"
+"""The kinds of site: a truth test, ``int()``-like conversion, ``__index__``, NumPy conversion,
+a boolean-mask index, a shape-making call without ``size=``, a traced shape or size given to a
+JAX function (``jnp.zeros(n)``, ``x.reshape(n, -1)``), a slice of an array with a traced
+bound or step (``x[:n]``)."""
+SHAPE_KINDS: Final = frozenset({BOOLEAN_MASK, NO_SIZE, SHAPE_ARGUMENT, SLICE})
+"""The kinds that make a shape from values (``jax-traced-shape``); the rest need a value."""
+
+
+class Site:
+    """One place that needs the Python value of a tracer."""
+
+    __slots__ = ("kind", "node", "value", "construct", "printing", "callee", "raises", "trail")
+
+    def __init__(
+        self, kind: str, node: Expression, value: Expression, construct: str, printing: bool = False, callee: str = "", raises: str = ""
+    ) -> None:
+        self.kind = kind
+        self.node = node
+        """Where to report."""
+        self.value = value
+        """The traced value, as written."""
+        self.construct = construct
+        """What needs its value: ``"if"``, ``"while"``, ``"int()"``, ``"range()"``, ..."""
+        self.printing = printing
+        """Whether the value is converted only to be printed (an argument of ``print``, a
+        ``str.format``/f-string)."""
+        self.callee = callee
+        """The full name of the NumPy function that converts (``numpy.tanh``), or of the JAX
+        function given a traced shape."""
+        self.raises = raises
+        """What JAX raises there, where the kind does not say (a shape argument: by function)."""
+        self.trail: tuple[tuple[CallExpr, FuncItem], ...] = ()
+        """The calls that lead from the transformed function to the helper holding the site, each
+        with the function it calls; empty for a site of the transformed function itself."""
+
+
+CONCRETE_ATTRIBUTES: Final = frozenset({"shape", "ndim", "dtype", "size", "weak_type", "sharding", "aval", "itemsize", "nbytes"})
+"""Attributes of a tracer that are Python values known while tracing."""
+ARRAY_METHODS: Final = frozenset(
+    {
+        "sum", "mean", "max", "min", "std", "var", "prod", "any", "all", "argmax", "argmin", "cumsum", "cumprod",
+        "reshape", "astype", "transpose", "ravel", "flatten", "squeeze", "dot", "clip", "round", "conj", "conjugate",
+        "item", "tolist", "nonzero", "ptp", "diagonal", "swapaxes", "argsort", "block_until_ready",
+    }
+)  # fmt: skip
+"""Methods of ``jax.Array`` that no list, dict or tuple has: called on a ``CANDIDATE``, it is an
+array there, and a tracer."""
+ARRAY_STAGING_METHODS: Final = frozenset(
+    {"sum", "mean", "max", "min", "std", "var", "prod", "any", "all", "argmax", "argmin", "cumsum", "cumprod", "dot", "ptp", "argsort"}
+)
+"""Methods that compute on every call, so that called on a concrete array (``values.CONCRETE_ARRAY``) under a
+staging transform they give a tracer; others may return the array itself (``astype`` to its own
+dtype) or a Python value (``is_deleted``)."""
+SHAPE_METHODS: Final = frozenset({"reshape"})
+"""Methods of ``jax.Array`` whose arguments are a shape: a tracer there raises ``TypeError``."""
+SIZE_PARAMETERS: Final[dict[str, tuple[str, tuple[tuple[int, str], ...]]]] = {
+    **{fullnames.JNP + name: ("TypeError", ((0, "shape"),)) for name in ("zeros", "ones", "empty", "full")},
+    **{fullnames.JNP + name: ("TypeError", ((2, "shape"),)) for name in ("zeros_like", "ones_like", "empty_like")},
+    fullnames.JNP + "full_like": ("TypeError", ((3, "shape"),)),
+    fullnames.JNP + "eye": ("TypeError", ((0, "N"), (1, "M"))),
+    fullnames.JNP + "identity": ("TypeError", ((0, "n"),)),
+    fullnames.JNP + "tri": ("TypeError", ((0, "N"), (1, "M"))),
+    fullnames.JNP + "reshape": ("TypeError", ((1, "shape"), (-1, "newshape"))),
+    fullnames.JNP + "broadcast_to": ("TypeError", ((1, "shape"),)),
+    fullnames.JNP + "arange": ("ConcretizationTypeError", ((0, "start"), (1, "stop"), (2, "step"))),
+    **{fullnames.JNP + name: ("ConcretizationTypeError", ((2, "num"),)) for name in ("linspace", "logspace", "geomspace")},
+    **{fullnames.JNP + name: ("ConcretizationTypeError", ((1, "indices_or_sections"),)) for name in ("split", "array_split")},
+    fullnames.JNP + "tile": (
+        "TypeError" if release.at_least(release.TILE_RAISES_TYPE_ERROR) else "TracerArrayConversionError",
+        ((1, "reps"),),
+    ),
+    **{module + name: ("TypeError", ((1, "shape"),)) for module in fullnames.RANDOM_MODULES for name in ("normal", "uniform", "randint")},
+    **{module + "bernoulli": ("TypeError", ((2, "shape"),)) for module in fullnames.RANDOM_MODULES},
+    **{
+        module + name: ("TypeError", ((3, "shape"),)) for module in fullnames.RANDOM_MODULES for name in ("categorical", "truncated_normal")
+    },
+    **{module + "split": ("TypeError", ((1, "num"),)) for module in fullnames.RANDOM_MODULES},
+    **{name: ("ConcretizationTypeError", ((1, "num_classes"),)) for name in fullnames.NN_ONE_HOT},
+    **{fullnames.OPS_SCATTER + name: ("ConcretizationTypeError", ((2, "num_segments"),)) for name in ("segment_sum", "segment_max")},
+    fullnames.LAX_CORE + "full": ("TypeError", ((0, "shape"),)),
+    fullnames.LAX_CORE + "iota": ("TypeError", ((1, "size"),)),
+    fullnames.LAX_SLICING + "dynamic_slice": ("TypeError", ((2, "slice_sizes"),)),
+    fullnames.LAX_SLICING + "dynamic_slice_in_dim": ("TracerIntegerConversionError", ((2, "slice_size"),)),
+    fullnames.JNP + "repeat": ("ConcretizationTypeError", ((1, "repeats"),)),
+    fullnames.JNP + "resize": (
+        "ValueError" if release.at_least(release.RESIZE_RAISES_VALUE_ERROR) else "TracerIntegerConversionError",
+        ((1, "new_shape"),),
+    ),
+    fullnames.LAX_SLICING + "slice": (
+        "TypeError" if release.at_least(release.STATIC_PARAMETERS_HASHED) else "TracerArrayConversionError",
+        ((1, "start_indices"), (2, "limit_indices"), (3, "strides")),
+    ),
+    **{
+        fullnames.LAX_CORE + name: (
+            "TracerBoolConversionError"
+            if release.at_least(release.BROADCAST_COMPARES_SHAPES)
+            else "TypeError"
+            if release.at_least(release.STATIC_PARAMETERS_HASHED)
+            else "TracerArrayConversionError",
+            ((1, places),),
+        )
+        for name, places in (("broadcast", "sizes"), ("broadcast_in_dim", "shape"))
+    },
+}
+"""JAX functions with a parameter that is a shape or a size, each with what JAX raises when a
+tracer is given there under ``jax.jit`` (measured on JAX 0.4.31, 0.7.2, 0.10.2 and 0.12.0.1,
+``tests/test_traced_tables.py``), and the parameters, by position and by name (``-1``: by name
+only). The ``*_like`` functions take ``shape`` after ``dtype`` (``full_like`` after ``fill_value`` too)."""
+SIZE_FIXED_BY: Final = {fullnames.JNP + "repeat": "total_repeat_length"}
+"""Entries of ``SIZE_PARAMETERS`` whose size parameter stops being one when this keyword is given
+(``jnp.repeat(x, n, total_repeat_length=6)`` runs)."""
+CONVERTING_METHODS: Final = frozenset({"item", "tolist"})
+SHAPE_MAKING_METHODS: Final = frozenset({"nonzero"})
+SHAPE_MAKING_FUNCTIONS: Final = frozenset(
+    f"jax.numpy.{name}"
+    for name in (
+        "nonzero",
+        "argwhere",
+        "flatnonzero",
+        "unique",
+        "unique_values",
+        "unique_counts",
+        "unique_inverse",
+        "unique_all",
+        "union1d",
+        "setdiff1d",
+        "extract",
+        "compress",
+    )
+)
+"""Functions whose result's shape depends on the values of their input unless ``size=`` fixes
+it; each takes ``size=`` in every supported JAX release (``intersect1d`` and ``setxor1d`` gained
+it later, and are left out)."""
+MASK_FUNCTIONS: Final = frozenset(
+    f"jax.numpy.{name}"
+    for name in (
+        "isnan",
+        "isinf",
+        "isfinite",
+        "isposinf",
+        "isneginf",
+        "logical_and",
+        "logical_or",
+        "logical_not",
+        "logical_xor",
+        "equal",
+        "not_equal",
+        "greater",
+        "greater_equal",
+        "less",
+        "less_equal",
+        "isclose",
+        "signbit",
+        "isin",
+        "isreal",
+        "iscomplex",
+    )
+)
+"""JAX functions that return a boolean array."""
+NUMPY_CONVERTERS: Final = frozenset({"asarray", "array", "asanyarray", "ascontiguousarray"})
+"""NumPy functions that convert their input to an array (defined in ``numpy._core``, re-exported)."""
+CONVERTERS: Final = {"builtins.int": '"int()"', "builtins.float": '"float()"', "builtins.complex": '"complex()"'}
+MATH_FUNCTIONS: Final = {
+    **{name: name for name in ("sqrt", "exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "sinh", "cosh", "tanh")},
+    **{name: name for name in ("fabs", "hypot", "copysign", "fmod", "isnan", "isinf", "isfinite", "degrees", "radians")},
+    "asin": "arcsin", "acos": "arccos", "atan": "arctan", "atan2": "arctan2", "pow": "power",
+}  # fmt: skip
+"""Functions of Python's ``math`` that convert their arguments with ``float()`` (so a tracer
+raises ``ConcretizationTypeError``; ``tests/test_traced_tables.py``), each with the ``jax.numpy``
+function that computes the same on arrays."""
+RUN_UNDER_GRAD: Final = frozenset({'"int()"', '".item()"'})
+"""Conversions that run under ``jax.grad`` alone: its tracers carry a concrete value that
+``int()`` and ``.item()`` read (``float()``, ``.tolist()``, ``math`` and NumPy raise)."""
+PRINTERS: Final = frozenset({"builtins.print"})
+"""Functions that print what they are given: a conversion there is for printing."""
+
+
+def raises_under_grad(kind: str, construct: str) -> bool:
+    """Whether a site raises under ``jax.grad`` alone, whose tracers hold concrete values:
+    control flow, ``range()`` and masks run there; conversions to a float or to NumPy raise."""
+    return kind == NUMPY_CONVERSION or (kind == CONVERT and construct not in RUN_UNDER_GRAD)

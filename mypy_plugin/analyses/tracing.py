@@ -1,0 +1,184 @@
+"""Where a function a JAX transform traces needs the Python value of a tracer: the walk.
+
+One walk of the function's statements in the order they run (``lib/flow.py``) follows which
+values are certainly tracers (``values.py``): a traced parameter (``transforms.py``), anything
+computed from one (``expressions.py``), what a call gives (``calls.py``: a JAX function under a
+staging transform, a helper of the module walked with the tracers it is given). Every other value
+is undecided and never reported. Where branches disagree the value is undecided; loops are
+walked twice so that a value traced by the end of one turn is seen at the start of the next.
+``with jax.ensure_compile_time_eval():`` blocks, and the functions and lambdas defined inside
+are not walked, unless called there (as helpers, with their closure's states) or given to a
+transform.
+
+The walk records each *site* (``sites.py``); the rule decides what to say.
+"""
+
+from __future__ import annotations
+
+from mypy.nodes import (
+    AssertStmt,
+    AssignmentStmt,
+    CallExpr,
+    ClassDef,
+    ComparisonExpr,
+    Decorator,
+    DelStmt,
+    Expression,
+    ExpressionStmt,
+    ForStmt,
+    FuncDef,
+    FuncItem,
+    GlobalDecl,
+    IfStmt,
+    NameExpr,
+    NonlocalDecl,
+    OperatorAssignmentStmt,
+    OpExpr,
+    OverloadedFuncDef,
+    RefExpr,
+    ReturnStmt,
+    Statement,
+    UnaryExpr,
+    WithStmt,
+)
+
+from mypy_plugin.analyses.calls import Calls, Followed
+from mypy_plugin.analyses.sites import Site
+from mypy_plugin.analyses.transforms import TransformedFunction
+from mypy_plugin.analyses.values import CANDIDATE, ITEM, TRACED, Env, State, merge_all, merge_envs
+from mypy_plugin.lib import flow, fullnames, statements
+
+
+class Walk(Calls, flow.Flow[Env]):
+    """The walk of one transformed function, and of the helpers it calls with tracers;
+    ``sites`` holds what it found."""
+
+    passes = 2
+
+    def __init__(
+        self, transformed: TransformedFunction, module: str, followed: dict[Followed, State] | None = None, depth: int = 0
+    ) -> None:
+        Calls.__init__(self, transformed, module, followed, depth)
+        flow.Flow.__init__(self)
+        self.returned: list[State] = []
+
+    def run(self) -> list[Site]:
+        leaf = ITEM if self.transformed.arrays_only else CANDIDATE
+        env: Env = {name: leaf for name in self.transformed.leaf_parameters}
+        env.update({name: TRACED for name in self.transformed.traced_parameters})
+        self.body(self.transformed.function, env)
+        return sorted(self.sites.values(), key=lambda site: (site.node.line, site.node.column))
+
+    def body(self, function: FuncItem, env: Env) -> State:
+        if not self.block(function.body, env):
+            self.returned.append(None)
+        return merge_all(self.returned)
+
+    # The paths' states
+
+    def fork(self, state: Env) -> Env:
+        return dict(state)
+
+    def join(self, state: Env, ends: list[Env]) -> None:
+        merged = merge_envs(ends)
+        state.clear()
+        state.update(merged)
+
+    # Statements
+
+    def simple(self, node: Statement, state: Env) -> bool:
+        if isinstance(node, ExpressionStmt):
+            self.value(node.expr, state)
+        elif isinstance(node, AssignmentStmt):
+            value = self.value(node.rvalue, state)
+            for target in node.lvalues:
+                self.bind(target, value, state)
+        elif isinstance(node, OperatorAssignmentStmt):
+            value = self.operator(node.op, self.value(node.lvalue, state), self.value(node.rvalue, state))
+            self.bind(node.lvalue, value, state)
+        elif isinstance(node, AssertStmt):
+            self.test(node.expr, '"assert"', state)
+            if node.msg is not None:
+                self.value(node.msg, state)
+        elif isinstance(node, ReturnStmt):
+            self.returned.append(self.value(node.expr, state) if node.expr is not None else None)
+        elif isinstance(node, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)):
+            state[node.name] = None
+            if isinstance(node, FuncDef):
+                self.defined.add(node)
+        elif isinstance(node, (GlobalDecl, NonlocalDecl)):
+            self.outside.update(node.names)
+        elif isinstance(node, DelStmt):
+            self.bind(node.expr, None, state)
+        # Anything else (import, pass, ...) binds nothing the walk follows.
+        return super().simple(node, state)
+
+    def condition(self, node: Expression, construct: str, state: Env) -> None:
+        self.test(node, construct, state)
+
+    def target(self, node: ForStmt, state: Env) -> None:
+        self.bind(node.index, self.iterated(node.expr, state), state)
+
+    def with_item(self, node: Expression, target: Expression | None, state: Env) -> None:
+        self.value(node, state)
+        if target is not None:
+            self.bind(target, None, state)
+
+    def subject(self, node: Expression, state: Env) -> None:
+        self.value(node, state)
+
+    def pattern(self, names: set[str], state: Env) -> None:
+        for name in names:
+            state[name] = None
+
+    def if_statement(self, node: IfStmt, state: Env) -> bool:
+        for name in (name for condition in node.expr for name in isinstance_names(condition)):
+            state[name] = None
+        # "if cache is None:" on a closure's or a global's name picks a mode of a function that
+        # also runs outside the transform (build, then update under jax.lax.cond): which branch
+        # the transform sees is not known, so neither branch's sites are recorded
+        modes = any(outside_none_test(condition, state) for condition in node.expr)
+        self.guarded += modes
+        try:
+            return super().if_statement(node, state)
+        finally:
+            self.guarded -= modes
+
+    def with_statement(self, node: WithStmt, state: Env) -> bool:
+        if any(fullnames.called(expr) == fullnames.ENSURE_COMPILE_TIME_EVAL for expr in node.expr if isinstance(expr, CallExpr)):
+            for name in statements.assigned_names(node.body):
+                state[name] = None
+            return False
+        return super().with_statement(node, state)
+
+
+def outside_none_test(condition: Expression, env: Env) -> bool:
+    """``name is None`` or ``name is not None`` for a name the walk does not bind (a closure's,
+    a global's)."""
+    return (
+        isinstance(condition, ComparisonExpr)
+        and condition.operators in (["is"], ["is not"])
+        and isinstance(condition.operands[0], NameExpr)
+        and condition.operands[0].name not in env
+        and isinstance(condition.operands[1], NameExpr)
+        and condition.operands[1].fullname == "builtins.None"
+    )
+
+
+def isinstance_names(condition: Expression) -> list[str]:
+    """Names an ``isinstance(name, ...)`` in ``condition`` tests: a tracer passes some such
+    tests (``jax.Array``) and fails others (``float``), so which branch, and which code after
+    the ``if``, runs with one is undecided (a helper that returns early for an array and
+    converts a Python number after)."""
+    found = []
+    pending = [condition]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, CallExpr) and isinstance(node.callee, RefExpr) and node.callee.fullname == "builtins.isinstance":
+            if node.args and isinstance(node.args[0], NameExpr):
+                found.append(node.args[0].name)
+        elif isinstance(node, OpExpr):
+            pending += [node.left, node.right]
+        elif isinstance(node, UnaryExpr):
+            pending.append(node.expr)
+    return found

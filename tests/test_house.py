@@ -1,0 +1,89 @@
+"""The plugin's parts import each other one way: rules use the JAX analyses and the plumbing, the
+analyses use the plumbing, the plumbing uses nothing of either; no rule uses another, and no
+module reaches itself through others. Read from the source (every import, also those inside
+functions), so a change that breaks the layout fails here by name."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import mypy_plugin
+
+PACKAGE = Path(mypy_plugin.__file__).resolve().parent
+ROOT = "mypy_plugin"
+ALLOWED = {
+    "lib": {"lib", ""},
+    "analyses": {"analyses", "lib", ""},
+    "rules": {"rules", "analyses", "lib", ""},
+    "install": {"install", "lib", ""},
+}
+"""What each part may import (``""``: the package's own ``__init__``, its version and name)."""
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported(path: Path) -> set[str]:
+    """The modules of the package ``path`` imports, anywhere in it (``from mypy_plugin.lib import
+    x`` imports ``mypy_plugin.lib.x`` where that is a module)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if alias.name.split(".")[0] == ROOT}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == ROOT:
+            for alias in node.names:
+                submodule = f"{node.module}.{alias.name}"
+                found.add(submodule if submodule in MODULES else node.module)
+    return found
+
+
+MODULES = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+GRAPH = {name: imported(path) for name, path in MODULES.items()}
+
+
+def part(module: str) -> str:
+    """``lib`` for ``mypy_plugin.lib.flow``; ``""`` for the package itself."""
+    return module.split(".")[1] if module.count(".") >= 1 else ""
+
+
+@pytest.mark.parametrize("layer", sorted(ALLOWED))
+def test_each_part_imports_only_what_lies_below(layer: str) -> None:
+    wrong = sorted(
+        f"{module} imports {target}"
+        for module, targets in GRAPH.items()
+        if part(module) == layer
+        for target in targets
+        if part(target) not in ALLOWED[layer]
+    )
+    assert [module for module in MODULES if part(module) == layer], layer
+    assert wrong == []
+
+
+def test_no_rule_imports_another() -> None:
+    rules = {module for module in MODULES if part(module) == "rules" and module.count(".") == 2}
+    shared = {"mypy_plugin.rules", "mypy_plugin.rules.hooked"}  # the list of rules, and its hook table
+    wrong = sorted(f"{module} imports {target}" for module in rules - shared for target in GRAPH[module] & (rules - shared))
+    assert wrong == []
+
+
+def test_no_circle() -> None:
+    """No module reaches itself through the modules it imports. The package's ``__init__`` is left
+    out as a target: Python runs it before any of its modules, and what they take from it is its
+    version and name (its own imports wait inside ``plugin()``, mypy's entry point)."""
+    circles = []
+    for start in sorted(GRAPH):
+        pending, seen = list(GRAPH[start] - {ROOT}), set()
+        while pending:
+            current = pending.pop()
+            if current == start:
+                circles.append(start)
+                break
+            if current not in seen:
+                seen.add(current)
+                pending += GRAPH.get(current, set()) - {ROOT}
+    assert circles == []
