@@ -36,6 +36,8 @@ INT_NAMES = frozenset(
     | {"dimension", "source", "destination", "start", "stop", "step", "indices_or_sections", "reps", "shift", "ndmin"}
 )
 SHAPE_NAMES = frozenset({"shape", "new_shape", "newshape", "sizes", "slice_sizes"})
+SIZE_NAMES = INT_NAMES | SHAPE_NAMES
+"""Parameters probed even where they have a default: those whose names say they are sizes."""
 SCALAR_NAMES = frozenset({"fill_value", "alpha", "negative_slope"})
 TIMEOUT_SECONDS = 10
 RUNS = "runs"
@@ -101,8 +103,9 @@ def probe_function(function: Callable[..., Any], jax: Any) -> dict[str, Any]:
                 return {"unprobed": f"no sample for {parameter.name!r}"}
             unprobed[parameter.name] = "no sample"
             continue
-        if parameter.default is not parameter.empty and parameter.name not in INT_NAMES | SHAPE_NAMES:
-            continue  # an optional array argument: left at its default
+        if parameter.default is not parameter.empty and parameter.name not in SIZE_NAMES:
+            unprobed[parameter.name] = "left at its default"
+            continue
         key = f"*positional{index}" if parameter.kind is parameter.POSITIONAL_ONLY else parameter.name
         arguments[key] = sample
     baseline = call_with(function, arguments, None, jax)
