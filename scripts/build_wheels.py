@@ -10,7 +10,9 @@ installed), generates the refined stubs into a copy of the package sources, chec
 are JAX's own ``.pyi`` files with only the one line changed, sets the version
 (``<jax>.<revision>``, the revision of ``mypy_plugin/__init__.py``) and ``Requires-Python``
 (that JAX release's own), builds the sdist and, from it, the wheel, and checks both artifacts
-(version, no dependency, LICENSE and NOTICE, the stubs for that release). Prints one line per
+(version, no dependency, LICENSE and NOTICE, the stubs for that release, the table of JAX's
+contract for that release: a release without one is probed first, ``probe_api.py``, in an
+environment of its own, and the table is written into the checkout). Prints one line per
 release and exits non-zero if any fails. Two releases whose package versions compare equal
 (JAX 0.9.0 at revision 1 and 0.9.0.1 at revision 0) are refused before anything is built.
 """
@@ -30,6 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generate_stubs  # noqa: E402
+import matrix  # noqa: E402
+import probe_api  # noqa: E402
 import releases  # noqa: E402
 
 REPO = generate_stubs.REPO
@@ -84,6 +88,8 @@ def artifact_problems(wheel: Path, sdist: Path, release: str, version: str, requ
         problems.append(f"wheel depends on {unconditional}: installing it could move the user's JAX")
     if target != release:
         problems.append(f"wheel's jax-stubs/JAX_VERSION is {target}, expected {release}")
+    if f"mypy_plugin/contract/jax-{release}.json" not in names:
+        problems.append(f"wheel lacks the table of JAX {release}'s contract (mypy_plugin/contract/)")
     if not any(n.startswith("mypy_plugin/docs/rules/") and n.endswith(".md") for n in names):
         problems.append("wheel lacks the codes' pages (mypy_plugin/docs/rules/)")
     for required in ("LICENSE", "NOTICE"):
@@ -100,10 +106,16 @@ def artifact_problems(wheel: Path, sdist: Path, release: str, version: str, requ
     return problems
 
 
-def build_release(release: str, rev: str, dist: Path, scratch: Path) -> str:
+def build_release(release: str, rev: str, dist: Path, scratch: Path, reprobe: bool = False) -> str:
     """Build and check one release's artifacts into ``dist``; '' when all is right, else what
-    is wrong."""
+    is wrong. A release without a table of JAX's contract (``mypy_plugin/contract/``) is probed
+    first (``reprobe``: every release), and the table written into the checkout, to commit."""
     jax_wheel = generate_stubs.download_wheel(release, scratch)
+    if not probe_api.table_path(release).exists() or reprobe:
+        try:  # JAX's contract for this release, measured once and kept in the checkout
+            probe_api.probe_release(release, matrix.python_for(release), scratch)
+        except RuntimeError as error:
+            return str(error)
     source = scratch / "src"
     for name in SOURCES:
         (shutil.copytree if (REPO / name).is_dir() else shutil.copy2)(REPO / name, source / name)
@@ -132,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from", dest="oldest", default=OLDEST, help=f"the oldest release (default {OLDEST})")
     parser.add_argument("--releases", nargs="*", help="build these releases only")
     parser.add_argument("--dist", type=Path, default=REPO / "dist", help="where the artifacts go (default dist/)")
+    parser.add_argument("--reprobe", action="store_true", help="measure JAX's contract again for releases that have a table")
     args = parser.parse_args(argv)
     try:
         import build  # noqa: F401
@@ -148,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     for release in releases:
         with tempfile.TemporaryDirectory() as tmp:
             try:
-                problem = build_release(release, rev, args.dist, Path(tmp))
+                problem = build_release(release, rev, args.dist, Path(tmp), args.reprobe)
             except generate_stubs.GenerationError as error:
                 problem = str(error)
         failures += bool(problem)

@@ -35,6 +35,18 @@ def lsp(which: str) -> Callable[[dict[str, Any]], str]:
     return lambda result: f"{max(module[which] for module in result['results']):.2f} s"
 
 
+def contract_figure(path: tuple[str, ...]) -> Callable[[dict[str, Any]], str]:
+    """A count of the contract table of the package's own JAX release."""
+
+    def printed(result: dict[str, Any]) -> str:
+        found: Any = result["releases"][result["package release"]]
+        for key in path:
+            found = found.get(key, 0)
+        return str(found)
+
+    return printed
+
+
 FIGURES: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
     "ci.wall_minutes": ("ci.json", lambda result: minutes(result["wall_seconds"])),
     "ci.cpu_minutes": ("ci.json", lambda result: minutes(result["cpu_seconds"])),
@@ -50,6 +62,24 @@ FIGURES: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
     "lsp.save": ("lsp.json", lsp("save")),
     "walk.functions": ("walk.json", lambda result: str(result["functions walked"])),
     "walk.reports": ("walk.json", lambda result: str(sum(sum(codes.values()) for codes in result["reports of the plugin"].values()))),
+    **{
+        f"contract.{key}": ("contract.json", contract_figure(path))
+        for key, path in (
+            ("functions", ("functions",)),
+            ("probed", ("probed",)),
+            ("no_sample", ("unprobed", "no sample for a required parameter")),
+            ("not_running", ("unprobed", "samples do not run")),
+            ("tried", ("parameters tried",)),
+            ("take_a_tracer", ("parameters", "take a tracer")),
+            ("shapes", ("parameters", "shape")),
+            ("settings", ("parameters", "setting")),
+            ("undecided", ("parameters", "undecided")),
+            ("need_size", ("need size",)),
+        )
+    },
+    "contract.release": ("contract.json", lambda result: result["package release"]),
+    "contract.removed": ("contract.json", lambda result: str(result["removed names"])),
+    "contract.removed_replaced": ("contract.json", lambda result: str(result["removed names with a replacement"])),
 }
 """Each figure's key: the result file it is read from, and how it is printed."""
 

@@ -40,7 +40,13 @@ machines' default Python 3.11) and the newest, which needs Python 3.12 (``python
 SUITE_JAX = (REPO / "jax_stubs" / "JAX_VERSION").read_text().strip()
 MYPY_RELEASES = ["1.19.0", "2.4.1"]  # lowest and highest supported
 TEST_TOOLS = ["pytest>=8", "pytest-mypy-plugins>=4.1,<5", "PyYAML>=6"]
-JAX_TESTS = ["tests/typecheck", "tests/test_runtime_truth.py", "tests/test_rewrites_in_place.py", "tests/test_traced_tables.py"]
+JAX_TESTS = [
+    "tests/typecheck",
+    "tests/test_runtime_truth.py",
+    "tests/test_rewrites_in_place.py",
+    "tests/test_traced_tables.py",
+    "tests/test_contract.py",  # the contract table of the cell's release, probed again there
+]
 MYPY_TESTS = [
     "tests/typecheck",
     "tests/test_mypy_internals.py",

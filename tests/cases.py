@@ -107,6 +107,7 @@ RULES = (
             ("jax-traced-shape", "NonConcreteBooleanIndexError"): re.compile(r"^Array boolean indices must be concrete"),
             ("jax-traced-shape", "ConcretizationTypeError"): CONCRETIZATION,
             ("jax-traced-shape", "TypeError"): re.compile(r"^Shapes must be 1D sequences of concrete values of integer type"),
+            ("jax-traced-shape", "TracerIntegerConversionError"): re.compile(r"^The __index__\(\) method was called on traced array"),
             # 0.4.31, 0.7.2 and 0.12 word it one way, 0.10.2 the other
             ("jax-traced-shape", "IndexError"): re.compile(
                 r"^Array slice indices must have static start/stop/step|^Slice entries must be static integers"
@@ -118,6 +119,7 @@ RULES = (
         {
             ("jax-jit-call", "TypeError"): re.compile(r"^Shapes must be 1D sequences of concrete values of integer type"),
             ("jax-jit-call", "ConcretizationTypeError"): CONCRETIZATION,
+            ("jax-jit-call", "TracerIntegerConversionError"): re.compile(r"^The __index__\(\) method was called on traced array"),
         },
     )
     + by_exception(
@@ -252,10 +254,34 @@ RULES = (
 error names the exception JAX raises."""
 
 
+LINT_RULES = [
+    Rule(
+        "jax-removed-name",
+        re.compile(r'^main:(\d+): error: "[\w.]+" was removed in JAX [\d.]+; JAX raises AttributeError  \[jax-removed-name\]$'),
+        "AttributeError",
+        re.compile(r"has no attribute|was removed in JAX|is deprecated"),
+    ),
+    Rule(
+        "jax-call-signature",
+        re.compile(r'^main:(\d+): error: "[\w.]+" takes no keyword "\w+" in JAX [\d.]+; JAX raises TypeError  \[jax-call-signature\]$'),
+        "TypeError",
+        re.compile(r"got an unexpected keyword argument"),
+    ),
+    Rule(
+        "jax-call-signature",
+        re.compile(r'^main:(\d+): error: "[\w.]+" cannot write into "out="; JAX raises NotImplementedError  \[jax-call-signature\]$'),
+        "NotImplementedError",
+        re.compile(r"out"),
+    ),
+]
+"""The codes ``jax-stubs lint`` shows for mypy's own errors (``lint/mypy_errors.py``), which no
+YAML case (mypy's output) holds: the lint sample's misuses of them raise these."""
+
+
 def rule_for(code: str, message: str) -> Rule:
     """The entry of ``RULES`` for an error of ``code``: where a code has several (one per kind
     of misuse), the one whose report it is."""
-    found = [rule for rule in RULES if rule.code == code]
+    found = [rule for rule in [*RULES, *LINT_RULES] if rule.code == code]
     if len(found) > 1:
         found = [rule for rule in found if rule.reported.match(f"main:1: error: {message}  [{code}]")]
     [rule] = found

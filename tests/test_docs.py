@@ -9,7 +9,8 @@ Every Python block is one of two kinds:
   <Exception>`` (a declaration that every later call of it trips) or ``: runs, changes nothing``.
   mypy with the plugin reports exactly the marked lines, under the marked codes, and the block,
   run, raises that exception (or a subclass of it) from the marked line (from a later line for a
-  declaration), or runs to its end. An output block right after it (lines ``example.py:...``)
+  declaration), or runs to its end. A misuse of a code that ``jax-stubs lint`` shows for one of
+  mypy's own errors (``lint/mypy_errors.py``) is read from lint instead. An output block right after it (lines ``example.py:...``)
   is what mypy prints for it, word for word.
 
 Each page documents one code (the codes of ``lib/errorcodes.py``, one page each) in the same
@@ -34,6 +35,7 @@ from mypy_runs import PYTHON, run_mypy
 
 from mypy_plugin.lib import errorcodes
 from mypy_plugin.lib.reporting import CATEGORY
+from mypy_plugin.lint import mypy_errors
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -244,11 +246,45 @@ def test_jax_way_has_no_error_in(name: str, jax_way: Path) -> None:
     assert [(d.file, d.line) for d in errors] == [("canary.py", 3)], "\n".join(map(str, errors))
 
 
+def shown_by_lint(block: Block) -> bool:
+    """A misuse of a code that ``jax-stubs lint`` shows for one of mypy's own errors."""
+    return {code for code, _, _ in block.marked.values()} <= mypy_errors.CODES
+
+
 def test_misuses_are_reported_on_their_lines_as_the_pages_print(misuses: Path) -> None:
     printed = mypy_output(misuses, len(MISUSES))
     for index, block in enumerate(MISUSES):
+        if shown_by_lint(block):
+            continue  # mypy reports the line under its own code: the next test reads lint
         expected = sorted((line, code) for line, (code, _, _) in block.marked.items())
         assert sorted(errors_of(printed.get(f"block_{index}.py", []))) == expected, block.where
+        if block.output is not None:
+            assert ["example.py" + line for line in printed[f"block_{index}.py"]] == block.output, block.where
+
+
+def test_lint_shows_its_codes_on_their_lines_as_the_pages_print(misuses: Path) -> None:
+    """The misuses of the codes lint shows for mypy's own errors, through the installed
+    ``jax-stubs lint``: the marked lines under the marked codes, and the output as printed."""
+    indexes = [index for index, block in enumerate(MISUSES) if shown_by_lint(block)]
+    assert indexes, "the pages of lint's codes show misuses"
+    command = [str(PYTHON.parent / "jax-stubs"), "lint", *(f"block_{index}.py" for index in indexes)]
+    result = subprocess.run(command, cwd=misuses, capture_output=True, text=True)
+    printed: dict[str, list[str]] = {}
+    for line in result.stdout.splitlines():
+        if match := re.match(r"(\w+\.py)(:\d+:\d+: (?:error|note): .*)$", line):
+            printed.setdefault(match[1], []).append(match[2])
+    for index in indexes:
+        block = MISUSES[index]
+        found = [
+            (int(match[1]), match[2])
+            for line in printed.get(f"block_{index}.py", [])
+            if (match := re.match(r":(\d+):\d+: error: .*\[([a-z-]+)\]$", line))
+        ]
+        assert sorted(found) == sorted((line, code) for line, (code, _, _) in block.marked.items()), (
+            block.where,
+            result.stdout,
+            result.stderr,
+        )
         if block.output is not None:
             assert ["example.py" + line for line in printed[f"block_{index}.py"]] == block.output, block.where
 

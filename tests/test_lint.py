@@ -21,6 +21,7 @@ from cases import PORTED_FROM_NUMPY, call_reported, marked_misuses, rule_for
 from environments import JAX, linked_environment
 from mypy_runs import BIN, PYTHON
 
+from mypy_plugin.lint import mypy_errors
 from mypy_plugin.rules.hooked import HOOKED
 
 ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+): error: (?P<message>.*)  \[(?P<code>[\w-]+)\]$")
@@ -47,6 +48,8 @@ ARGUMENTS = {
     "halved_and_offset": (jnp.arange(3),),
     "peak_gradient": (jnp.arange(3.0),),
     "pairwise_gaps": (jnp.arange(3.0),),
+    "flattened": (jnp.arange(4.0),),
+    "halved_tree": ({"w": jnp.ones(3)},),
     "not_about_jax": (jnp.arange(3.0),),
 }
 
@@ -82,7 +85,7 @@ def test_reports_exactly_the_marked_misuses_with_their_notes(first_run: subproce
     assert first_run.returncode == 1, first_run.stdout + first_run.stderr
     found = errors(first_run.stdout)
     assert [(int(error["line"]), error["code"]) for error in found] == marked_misuses()
-    every_code = {code for rule in HOOKED for code in rule.codes}
+    every_code = {code for rule in HOOKED for code in rule.codes} | mypy_errors.CODES
     assert {code for _, code in marked_misuses()} == every_code, "the sample shows every code of every rule"
     lines = first_run.stdout.splitlines()
     for index, line in enumerate(lines[:-2]):
@@ -298,3 +301,50 @@ def test_files_it_cannot_read_exit_2_with_one_line(files: dict[str, bytes], says
     assert result.returncode == 2 and result.stdout == "", result.stdout + result.stderr
     [line] = result.stderr.splitlines()
     assert line.startswith(PROBLEM) and says in line and "None" not in line and ("latin.py" in line or "pyproject" in line), line
+
+
+OLDER_JAX = """\
+import jax
+import jax.numpy as np
+from jax import numpy as jnp
+from jax.ops import index_update
+import numpy
+
+
+def step(params, grads, lr: float = 0.1):
+    return jax.tree_map(lambda p, g: p - lr * g, params, grads)
+
+
+def first_row(x: np.DeviceArray) -> np.DeviceArray:
+    x = index_update(x, 0, 1.0)
+    return np.reshape(x, newshape=(2, -1))[0]
+
+
+def clipped(x, y):
+    jnp.maximum(x, y, out=x)
+    kept = jax.tree_map(lambda v: v, x)  # type: ignore[jax-removed-name]
+    return numpy.no_such_function(x) + kept
+"""
+"""Code written for an older JAX: each marked line but the silenced one raises on the
+installed JAX (``tests/test_contract.py`` holds each row to the runtime)."""
+
+
+def test_mypys_errors_that_jax_raises_on_are_shown_under_their_codes(tmp_path: Path) -> None:
+    (tmp_path / "older.py").write_text(OLDER_JAX)
+    result = lint(tmp_path, "older.py")
+    found = sorted((int(match["line"]), match["code"]) for match in errors(result.stdout))
+    assert found == [
+        (4, "jax-removed-name"),  # the import; its use on line 13 is mypy's Any
+        (9, "jax-removed-name"),
+        (12, "jax-removed-name"),  # mypy says a line's same error once
+        (14, "jax-call-signature"),
+        (18, "jax-call-signature"),
+    ], result.stdout
+    assert result.returncode == 1
+    assert '"jax.tree_map" was removed in JAX 0.6.0; JAX raises AttributeError' in result.stdout
+    assert "note: JAX's note: jax.tree_map was removed in JAX v0.6.0: use jax.tree.map" in result.stdout
+    assert '"np.reshape" takes no keyword "newshape"' in result.stdout
+    assert '"jnp.maximum" cannot write into "out="; JAX raises NotImplementedError' in result.stdout
+    assert 'note: JAX arrays are immutable: assign the result instead ("y = jnp.maximum(...)")' in result.stdout
+    again = lint(tmp_path, "older.py")
+    assert again.stdout.splitlines()[:-1] == result.stdout.splitlines()[:-1]  # from the cache, the same reports

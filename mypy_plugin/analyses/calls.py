@@ -27,9 +27,10 @@ from mypy.nodes import (
     TupleExpr,
 )
 
-from mypy_plugin.analyses import sites
+from mypy_plugin.analyses import contract, sites
+from mypy_plugin.analyses.contract import Concrete
 from mypy_plugin.analyses.expressions import Expressions
-from mypy_plugin.analyses.sites import BOOL, CONVERT, INDEX, NO_SIZE, NUMPY_CONVERSION, SHAPE_ARGUMENT
+from mypy_plugin.analyses.sites import BOOL, CONVERT, INDEX, NO_SIZE, NUMPY_CONVERSION, SETTING_ARGUMENT, SHAPE_ARGUMENT
 from mypy_plugin.analyses.transforms import TransformedFunction, declared_type, traceable
 from mypy_plugin.analyses.values import (
     CANDIDATE,
@@ -143,23 +144,38 @@ class Calls(Expressions):
         if method in sites.CONVERTING_METHODS:
             self.site(CONVERT, node, node.callee.expr, f'".{method}()"')
             return None
-        if method in sites.SHAPE_MAKING_METHODS and "size" not in node.arg_names:
+        self.concrete_arguments(node, contract.ARRAY_METHODS + method, contract.method_parameters(method), args, f'".{method}()"')
+        if contract.method_makes_shape(method) and "size" not in node.arg_names:
             self.site(NO_SIZE, node, node.callee.expr, f'".{method}()"')
         return TRACED
 
     def sizes(self, node: CallExpr, fullname: str, args: list[State], positional: list[tuple[Expression, State]]) -> None:
-        """A JAX function given a traced shape or size (``sites.SIZE_PARAMETERS``), or one whose
-        result's shape depends on traced values without ``size=``."""
-        if fullname in sites.SIZE_PARAMETERS and not (fullname in sites.SIZE_FIXED_BY and sites.SIZE_FIXED_BY[fullname] in node.arg_names):
-            raises, places = sites.SIZE_PARAMETERS[fullname]
-            written = sorted({index for position, keyword in places for index in arguments.written_for(node, position, keyword)})
-            traced = next((index for index in written if holds_tracers(args[index])), None)
-            if traced is not None:
-                size = traced_item(node.args[traced], args[traced])
-                self.site(SHAPE_ARGUMENT, node, size, called_as(node.callee, fullname), fullname, raises)
-        shape_making = fullname in sites.SHAPE_MAKING_FUNCTIONS or (fullname == fullnames.JAX_NUMPY_WHERE and len(node.args) == 1)
+        """A JAX function given a tracer where it needs a Python value (``contract``: a shape, a
+        size, an axis), or one whose result's shape depends on traced values without ``size=``."""
+        self.concrete_arguments(node, fullname, contract.concrete_parameters(fullname), args, called_as(node.callee, fullname))
+        shape_making = contract.makes_shape(fullname) or (fullname == fullnames.JAX_NUMPY_WHERE and len(node.args) == 1)
         if shape_making and "size" not in node.arg_names and any(is_traced(state) for _, state in positional):
             self.site(NO_SIZE, node, next(arg for arg, state in positional if is_traced(state)), called_as(node.callee, fullname))
+
+    def concrete_arguments(self, node: CallExpr, entry: str, parameters: tuple[Concrete, ...], args: list[State], construct: str) -> None:
+        """The first parameter of ``parameters`` that ``node`` gives a tracer: a shape
+        (``SHAPE_ARGUMENT``) or a setting (``SETTING_ARGUMENT``), with what JAX raises there."""
+        if entry in contract.SIZE_FIXED_BY and contract.SIZE_FIXED_BY[entry] in node.arg_names:
+            return
+        for parameter in parameters:
+            written = arguments.written_for(node, parameter.position, parameter.name)
+            traced = next((index for index in written if holds_tracers(args[index])), None)
+            if traced is None:
+                continue
+            value = traced_item(node.args[traced], args[traced])
+            raises = parameter.raised_by(in_a_tuple=value is not node.args[traced])
+            if not raises:
+                continue  # written this way, a tracer runs there
+            if parameter.shape:
+                self.site(SHAPE_ARGUMENT, node, value, construct, entry, raises)
+            else:
+                self.site(SETTING_ARGUMENT, node, value, f'"{parameter.name}" of {construct}', entry, raises)
+            return
 
     def follow(self, node: CallExpr, args: list[State], env: Env) -> tuple[State] | None:
         """A call of a plain function of the checked module with tracers (or staged arrays,

@@ -60,7 +60,7 @@ WRAPS_PREFIX: Final = "jax-stubs:wraps:"
 DELETED_PREFIX: Final = "jax-stubs:deleted:"
 """The extra attributes: the wrapped signature, one entry per static parameter, the full name
 of the JAX function wrapped where it takes a shape or a size (``jax.jit(jnp.zeros)``;
-``sites.SIZE_PARAMETERS``), and one entry per donated parameter whose argument JAX deletes
+``contract.concrete_parameters``), and one entry per donated parameter whose argument JAX deletes
 (``donation.deleted_parameters``). None is an identifier, so no attribute access in user code
 can reach them."""
 DEPTH: Final = 8

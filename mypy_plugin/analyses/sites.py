@@ -4,7 +4,9 @@ A *site* is a line that needs a Python value of a tracer (``if``, ``int()``, ``r
 ``np.asarray``) or makes a shape from its values (a boolean mask, ``jnp.nonzero`` without
 ``size=``, a traced shape or slice bound). Each kind of site raises its own error; the tables
 say which JAX functions, methods and attributes make which (each entry measured under
-``jax.jit``: ``tests/test_traced_tables.py`` runs them on every JAX release of the matrix).
+``jax.jit``: ``tests/test_traced_tables.py`` runs them on every JAX release of the matrix);
+which parameters of JAX's API need a Python value is measured from JAX itself
+(``analyses/contract.py``).
 """
 
 from __future__ import annotations
@@ -13,8 +15,6 @@ from typing import Final
 
 from mypy.nodes import CallExpr, Expression, FuncItem
 
-from mypy_plugin.lib import fullnames, release
-
 BOOL: Final = "bool"
 CONVERT: Final = "convert"
 INDEX: Final = "index"
@@ -22,11 +22,13 @@ NUMPY_CONVERSION: Final = "numpy conversion"
 BOOLEAN_MASK: Final = "boolean mask"
 NO_SIZE: Final = "no size"
 SHAPE_ARGUMENT: Final = "shape argument"
+SETTING_ARGUMENT: Final = "setting argument"
 SLICE: Final = "slice"
 """The kinds of site: a truth test, ``int()``-like conversion, ``__index__``, NumPy conversion,
 a boolean-mask index, a shape-making call without ``size=``, a traced shape or size given to a
-JAX function (``jnp.zeros(n)``, ``x.reshape(n, -1)``), a slice of an array with a traced
-bound or step (``x[:n]``)."""
+JAX function (``jnp.zeros(n)``, ``x.reshape(n, -1)``), a traced setting given to one
+(``jnp.sum(x, axis=a)``: ``analyses/contract.py`` says which parameters are which), a slice of
+an array with a traced bound or step (``x[:n]``)."""
 SHAPE_KINDS: Final = frozenset({BOOLEAN_MASK, NO_SIZE, SHAPE_ARGUMENT, SLICE})
 """The kinds that make a shape from values (``jax-traced-shape``); the rest need a value."""
 
@@ -77,85 +79,10 @@ ARRAY_STAGING_METHODS: Final = frozenset(
 staging transform they give a tracer; others may return the array itself (``astype`` to its own
 dtype) or a Python value (``is_deleted``)."""
 SHAPE_METHODS: Final = frozenset({"reshape"})
-"""Methods of ``jax.Array`` whose arguments are a shape: a tracer there raises ``TypeError``."""
-SIZE_PARAMETERS: Final[dict[str, tuple[str, tuple[tuple[int, str], ...]]]] = {
-    **{fullnames.JNP + name: ("TypeError", ((0, "shape"),)) for name in ("zeros", "ones", "empty", "full")},
-    **{fullnames.JNP + name: ("TypeError", ((2, "shape"),)) for name in ("zeros_like", "ones_like", "empty_like")},
-    fullnames.JNP + "full_like": ("TypeError", ((3, "shape"),)),
-    fullnames.JNP + "eye": ("TypeError", ((0, "N"), (1, "M"))),
-    fullnames.JNP + "identity": ("TypeError", ((0, "n"),)),
-    fullnames.JNP + "tri": ("TypeError", ((0, "N"), (1, "M"))),
-    fullnames.JNP + "reshape": ("TypeError", ((1, "shape"), (-1, "newshape"))),
-    fullnames.JNP + "broadcast_to": ("TypeError", ((1, "shape"),)),
-    fullnames.JNP + "arange": ("ConcretizationTypeError", ((0, "start"), (1, "stop"), (2, "step"))),
-    **{fullnames.JNP + name: ("ConcretizationTypeError", ((2, "num"),)) for name in ("linspace", "logspace", "geomspace")},
-    **{fullnames.JNP + name: ("ConcretizationTypeError", ((1, "indices_or_sections"),)) for name in ("split", "array_split")},
-    fullnames.JNP + "tile": (
-        "TypeError" if release.at_least(release.TILE_RAISES_TYPE_ERROR) else "TracerArrayConversionError",
-        ((1, "reps"),),
-    ),
-    **{module + name: ("TypeError", ((1, "shape"),)) for module in fullnames.RANDOM_MODULES for name in ("normal", "uniform", "randint")},
-    **{module + "bernoulli": ("TypeError", ((2, "shape"),)) for module in fullnames.RANDOM_MODULES},
-    **{
-        module + name: ("TypeError", ((3, "shape"),)) for module in fullnames.RANDOM_MODULES for name in ("categorical", "truncated_normal")
-    },
-    **{module + "split": ("TypeError", ((1, "num"),)) for module in fullnames.RANDOM_MODULES},
-    **{name: ("ConcretizationTypeError", ((1, "num_classes"),)) for name in fullnames.NN_ONE_HOT},
-    **{fullnames.OPS_SCATTER + name: ("ConcretizationTypeError", ((2, "num_segments"),)) for name in ("segment_sum", "segment_max")},
-    fullnames.LAX_CORE + "full": ("TypeError", ((0, "shape"),)),
-    fullnames.LAX_CORE + "iota": ("TypeError", ((1, "size"),)),
-    fullnames.LAX_SLICING + "dynamic_slice": ("TypeError", ((2, "slice_sizes"),)),
-    fullnames.LAX_SLICING + "dynamic_slice_in_dim": ("TracerIntegerConversionError", ((2, "slice_size"),)),
-    fullnames.JNP + "repeat": ("ConcretizationTypeError", ((1, "repeats"),)),
-    fullnames.JNP + "resize": (
-        "ValueError" if release.at_least(release.RESIZE_RAISES_VALUE_ERROR) else "TracerIntegerConversionError",
-        ((1, "new_shape"),),
-    ),
-    fullnames.LAX_SLICING + "slice": (
-        "TypeError" if release.at_least(release.STATIC_PARAMETERS_HASHED) else "TracerArrayConversionError",
-        ((1, "start_indices"), (2, "limit_indices"), (3, "strides")),
-    ),
-    **{
-        fullnames.LAX_CORE + name: (
-            "TracerBoolConversionError"
-            if release.at_least(release.BROADCAST_COMPARES_SHAPES)
-            else "TypeError"
-            if release.at_least(release.STATIC_PARAMETERS_HASHED)
-            else "TracerArrayConversionError",
-            ((1, places),),
-        )
-        for name, places in (("broadcast", "sizes"), ("broadcast_in_dim", "shape"))
-    },
-}
-"""JAX functions with a parameter that is a shape or a size, each with what JAX raises when a
-tracer is given there under ``jax.jit`` (measured on JAX 0.4.31, 0.7.2, 0.10.2 and 0.12.0.1,
-``tests/test_traced_tables.py``), and the parameters, by position and by name (``-1``: by name
-only). The ``*_like`` functions take ``shape`` after ``dtype`` (``full_like`` after ``fill_value`` too)."""
-SIZE_FIXED_BY: Final = {fullnames.JNP + "repeat": "total_repeat_length"}
-"""Entries of ``SIZE_PARAMETERS`` whose size parameter stops being one when this keyword is given
-(``jnp.repeat(x, n, total_repeat_length=6)`` runs)."""
+"""Methods of ``jax.Array`` whose arguments are a shape: a tracer there raises ``TypeError``
+(``x.reshape(n, -1)`` takes them as ``*args``, which the probe of ``analyses/contract.py`` does
+not reach: measured in ``tests/test_traced_tables.py``)."""
 CONVERTING_METHODS: Final = frozenset({"item", "tolist"})
-SHAPE_MAKING_METHODS: Final = frozenset({"nonzero"})
-SHAPE_MAKING_FUNCTIONS: Final = frozenset(
-    f"jax.numpy.{name}"
-    for name in (
-        "nonzero",
-        "argwhere",
-        "flatnonzero",
-        "unique",
-        "unique_values",
-        "unique_counts",
-        "unique_inverse",
-        "unique_all",
-        "union1d",
-        "setdiff1d",
-        "extract",
-        "compress",
-    )
-)
-"""Functions whose result's shape depends on the values of their input unless ``size=`` fixes
-it; each takes ``size=`` in every supported JAX release (``intersect1d`` and ``setxor1d`` gained
-it later, and are left out)."""
 MASK_FUNCTIONS: Final = frozenset(
     f"jax.numpy.{name}"
     for name in (

@@ -117,6 +117,18 @@ DISCARDED_UPDATE: Final = ErrorCode(
     CATEGORY,
 )
 
+REMOVED_NAME: Final = ErrorCode(
+    "jax-removed-name",
+    "a name JAX removed (`jax.tree_map`, `jnp.DeviceArray`), with what replaced it; shown by `jax-stubs lint`",
+    CATEGORY,
+)
+
+CALL_SIGNATURE: Final = ErrorCode(
+    "jax-call-signature",
+    "a keyword JAX's function does not take, or NumPy's `out=`; shown by `jax-stubs lint`",
+    CATEGORY,
+)
+
 STUBS_MISMATCH: Final = ErrorCode(
     "jax-stubs-mismatch",
     "the installed stubs describe another JAX release than the one installed",

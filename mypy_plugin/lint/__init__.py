@@ -62,9 +62,10 @@ def environment_problem(fixing: bool = False) -> str | None:
 def codes() -> frozenset[str]:
     """Every code the plugin reports under."""
     from mypy_plugin.install.mismatch import CODE
+    from mypy_plugin.lint.mypy_errors import CODES
     from mypy_plugin.rules.hooked import HOOKED
 
-    return frozenset({CODE.code, *(code for rule in HOOKED for code in rule.codes)})
+    return frozenset({CODE.code, *CODES, *(code for rule in HOOKED for code in rule.codes)})
 
 
 class FixRequest:

@@ -14,7 +14,9 @@ it says about files and modules holds (``files``, ``exclude``, per-module sectio
 - a cache of its own, ``.jax_stubs_cache`` in the project's root, so that the project's own
   mypy cache is left as it is and a second run checks only what changed;
 - mypy's JSON output, read back into reports (an error and its notes are one object there),
-  each report with the fix it offers as its last note (``lib/fixes.py``, ``OFFERING_ENTRY``).
+  each report with the fix it offers as its last note (``lib/fixes.py``, ``OFFERING_ENTRY``);
+  mypy's own errors that are JAX failures on every run (a removed name, a keyword JAX's
+  function does not take) under the package's codes (``mypy_errors.py``).
 
 Files the exclusions match are left out even when named one by one (as pre-commit names
 them). Files that share a module name (``conftest.py`` in two folders without
@@ -32,7 +34,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from mypy_plugin.lib.fixes import OFFERING_ENTRY
-from mypy_plugin.lint import mypy_api
+from mypy_plugin.lint import mypy_api, mypy_errors
 from mypy_plugin.lint.settings import Settings
 
 CACHE: Final = ".jax_stubs_cache"
@@ -98,10 +100,26 @@ def build(
         said = said or parsed([str(stopped)])
         return [], next(found for found in said if found.get("file") == said[-1].get("file")), None
     rechecked = mypy_internals.rechecked_modules(result)
-    plugin_errors = [
-        found for found in parsed(messages) if found.get("severity") == "error" and str(found.get("code") or "").startswith(CODE_PREFIX)
-    ]
+    everything = parsed(messages)
+    plugin_errors = [found for found in everything if found.get("severity") == "error" and is_plugin_code(found.get("code"))]
+    reported = {(found.get("file"), found.get("line"), found.get("column")) for found in plugin_errors}
+    shadows = {file: shadow for file, shadow in options.shadow_file or []}
+    for found in mypy_errors.translated(everything, lambda path: source_text(shadows.get(path, path))):
+        if (found.get("file"), found.get("line"), found.get("column")) not in reported:  # the plugin's own report there wins
+            plugin_errors.append(found)
     return plugin_errors, None, {source.path for source in sources if source.module in rechecked} if rechecked is not None else None
+
+
+def is_plugin_code(code: object) -> bool:
+    return str(code or "").startswith(CODE_PREFIX)
+
+
+def source_text(path: str) -> str | None:
+    """A checked file's text (an editor's unsaved text where it gave one), or None."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return None
 
 
 def source_files(targets: list[str], settings: Settings, fscache: Any) -> tuple[list[Any], Any]:

@@ -43,7 +43,8 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, MethodSigContext
 from mypy.types import CallableType, FunctionLike, Instance, NoneType, TupleType, Type, get_proper_type
 
-from mypy_plugin.analyses import donation, jitted, sites, transforms
+from mypy_plugin.analyses import contract, donation, jitted, transforms
+from mypy_plugin.analyses.contract import Concrete
 from mypy_plugin.analyses.jitted import JittedSignature
 from mypy_plugin.lib import arguments, checked_module, errorcodes, fullnames, mypy_internals, reporting
 from mypy_plugin.lib.fixes import Fix
@@ -77,6 +78,9 @@ MAKE_STATIC: Final = 'Make "{name}" static: static_argnames=("{name}",) in the j
 ADD_STATIC: Final = 'Make "{name}" static: add it to static_argnames in the jax.jit of "{function}"'
 DECORATE_STATIC: Final = 'Make "{name}" static: decorate "{function}" with {how}'
 TRACED_SIZE: Final = 'Argument "{name}" of jitted "{function}" is a shape or size, which jax.jit traces unless static; JAX raises {raises}'
+TRACED_SETTING: Final = (
+    'Argument "{name}" of jitted "{function}" is a setting JAX reads while tracing, which jax.jit traces unless static; JAX raises {raises}'
+)
 PASS_AN_ARRAY: Final = 'Pass its values as an array instead: "jnp.asarray(list(values))", "jnp.arange(n)"'
 TRACED_SELF: Final = 'jax.jit traces "{name}", an instance of "{cls}", which is not a pytree; each call raises TypeError'
 JIT_THE_ARRAYS: Final = (
@@ -169,8 +173,8 @@ def on_call(ctx: MethodContext) -> Type:
     given = arguments.against(ctx, kept.signature)
     sizes = traced_sizes(kept, {name for name, _, _ in given})
     for name, arg, typ in given:
-        if name in sizes and not leafless(typ):
-            report_traced_size(ctx.api, arg, name, kept, sizes[name])
+        if name in sizes and not leafless(typ) and sizes[name].raised_by(isinstance(get_proper_type(typ), TupleType)):
+            report_traced_size(ctx.api, arg, typ, name, kept, sizes[name])
             continue
         if name in kept.statics:
             if jitted.unhashable(typ) and not declared_unhashable(kept.signature, name):
@@ -190,13 +194,14 @@ def leafless(typ: Type) -> bool:
     return any(isinstance(member, NoneType) or isinstance(member, TupleType) and not member.items for member in members(typ))
 
 
-def traced_sizes(kept: JittedSignature, passed: set[str]) -> dict[str, str]:
-    """The parameters of a jitted JAX function that are shapes or sizes and not static, each
-    with what JAX raises when a call passes one with a leaf (``leafless`` says which do not)."""
-    if kept.wraps not in sites.SIZE_PARAMETERS or sites.SIZE_FIXED_BY.get(kept.wraps) in passed:
+def traced_sizes(kept: JittedSignature, passed: set[str]) -> dict[str, Concrete]:
+    """The parameters of a jitted JAX function that must be concrete (shapes, sizes, settings
+    such as an axis) and are not static, each with what JAX raises when a call passes one with
+    a leaf (``leafless`` says which do not)."""
+    if kept.wraps in contract.SIZE_FIXED_BY and contract.SIZE_FIXED_BY[kept.wraps] in passed:
         return {}
-    raises, places = sites.SIZE_PARAMETERS[kept.wraps]
-    return {name: raises for _, name in places if name not in kept.statics}
+    parameters = contract.concrete_parameters(kept.wraps)
+    return {parameter.name: parameter for parameter in parameters if parameter.name not in kept.statics}
 
 
 def wrapped(api: CheckerPluginInterface, wrapping: Wrapping, made: Type) -> Type:
@@ -223,7 +228,7 @@ def wrapped(api: CheckerPluginInterface, wrapping: Wrapping, made: Type) -> Type
                 )
     context = wrapping.context
     target = context.args[0] if isinstance(context, CallExpr) and context.args else None
-    wraps = target.fullname if isinstance(target, RefExpr) and target.fullname in sites.SIZE_PARAMETERS else ""
+    wraps = target.fullname if isinstance(target, RefExpr) and contract.concrete_parameters(target.fullname) else ""
     donated = transforms.static_names(wrapping.options, positional, ARG_STAR in wrapping.function.arg_kinds, transforms.DONATE_OPTIONS)
     definition = wrapping.function.definition
     deleted: frozenset[str] = (
@@ -378,10 +383,14 @@ def report_untraceable(api: CheckerPluginInterface, arg: Expression, name: str, 
     reporting.error_with_notes(api, arg, CALL_CODE, UNTRACEABLE.format(name=name, function=function, kind=kind), [note], fix)
 
 
-def report_traced_size(api: CheckerPluginInterface, arg: Expression, name: str, kept: JittedSignature, raises: str) -> None:
+def report_traced_size(
+    api: CheckerPluginInterface, arg: Expression, typ: Type, name: str, kept: JittedSignature, parameter: Concrete
+) -> None:
     function = function_name(kept.signature)
     note, fix = static_advice(api, kept, name)
-    reporting.error_with_notes(api, arg, CALL_CODE, TRACED_SIZE.format(name=name, function=function, raises=raises), [note], fix)
+    text = TRACED_SIZE if parameter.shape else TRACED_SETTING
+    raises = parameter.raised_by(in_a_tuple=isinstance(get_proper_type(typ), TupleType))
+    reporting.error_with_notes(api, arg, CALL_CODE, text.format(name=name, function=function, raises=raises), [note], fix)
 
 
 def static_advice(api: CheckerPluginInterface, kept: JittedSignature, name: str) -> tuple[str, Fix | None]:

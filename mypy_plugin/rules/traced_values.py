@@ -95,6 +95,10 @@ SHAPE_FROM_SHAPES: Final = (
 STATIC_SLICE: Final = (
     'Slice with a traced start and a static size: "jax.lax.dynamic_slice_in_dim(x, start, size)"; or make "{value}" static'
 )
+SETTING_FROM_PYTHON: Final = (
+    "JAX reads it while tracing, to decide what to compute: pass a Python value, computed from shapes "
+    '("x.ndim - 1") and Python settings, not from array values'
+)
 FIX_THE_SIZE: Final = 'Give the result a fixed shape with "size=" (the most entries expected); "fill_value=" sets the padding'
 
 
@@ -160,7 +164,7 @@ def check(api: CheckerPluginInterface, find: Callable[[], TransformedFunction | 
             return
         for site in tracing.Walk(traced, tree.fullname).run():
             at, where = placed(api, traced, site, transform)
-            if site.kind in (sites.BOOLEAN_MASK, sites.NO_SIZE, sites.SHAPE_ARGUMENT, sites.SLICE):
+            if site.kind in sites.SHAPE_KINDS:
                 report_shape(api, traced, site, at, where)
             else:
                 report_value(api, traced, site, at, where)
@@ -202,7 +206,7 @@ def describe_mask(node: Expression) -> str:
 
 def report_value(api: CheckerPluginInterface, traced: TransformedFunction, site: Site, at: Context, where: list[str]) -> None:
     """``jax-traced-value``: a Python value of a tracer is needed."""
-    error = RAISES[site.kind]
+    error = site.raises or RAISES[site.kind]
     text = CONVERTS_TO_NUMPY if site.kind == sites.NUMPY_CONVERSION else NEEDS_THE_VALUE
     message = text.format(construct=site.construct, value=describe(site.value), transform=traced.transform, error=error)
     static = static_note(api, traced, site.value) if not site.trail else None
@@ -248,6 +252,8 @@ def value_notes(api: CheckerPluginInterface, traced: TransformedFunction, site: 
         name = site.callee.rpartition(".")[2] if site.callee else "asarray"
         reference, _ = checked_module.reference(api, fullnames.JAX_NUMPY, name)
         found.append(USE_JAX_NUMPY.format(name=f"{reference}({source(site.value) or 'x'})"))
+    elif site.kind == sites.SETTING_ARGUMENT:
+        found.append(SETTING_FROM_PYTHON)
     return found
 
 

@@ -1,5 +1,6 @@
 """A signal-processing module ported from NumPy, never type-checked: no annotations, one misuse
-of each rule of the plugin (marked "# jax-..."), and the JAX way beside it. Checked by
+of each rule of the plugin and of each of mypy's errors lint shows under a code of its own
+(marked "# jax-..."), and the JAX way beside it. Checked by
 tests/test_lint.py with "jax-stubs lint"; mypy's own errors here (the last function) must not
 show."""
 
@@ -121,6 +122,15 @@ def pairwise_gaps(signal):
 
     batched = jax.vmap(gap, in_axes=(None, None))  # jax-vmap-axes
     return batched(signal, signal)
+
+
+def flattened(signal):
+    samples = jnp.asarray(signal)
+    return jnp.reshape(samples, newshape=(-1,))  # jax-call-signature
+
+
+def halved_tree(params):
+    return jax.tree_map(lambda p: 0.5 * p, params)  # jax-removed-name
 
 
 def not_about_jax(values):
