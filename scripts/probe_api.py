@@ -220,6 +220,24 @@ def probe_out(function: Callable[..., Any], listed: list[inspect.Parameter], jax
 
 
 def probe_with(call: Callable[..., Any], listed: list[inspect.Parameter], array: Any, jax: Any, is_method: bool) -> dict[str, Any]:
+    """The entry from one sample array; where the samples do not run with every size-named
+        parameter given, again with each optional one left at its default in turn (``jnp.reshape``
+        of 0.4.31 takes ``shape`` and the deprecated keyword ``newshape``, which raise together:
+    keyword-only ones are left first)."""
+    entry = probe_leaving(call, listed, array, jax, is_method, frozenset())
+    optional = [
+        p.name for p in sorted(listed, key=lambda p: p.kind is not p.KEYWORD_ONLY) if p.default is not p.empty and p.name in SIZE_NAMES
+    ]
+    for left in optional:
+        if "unprobed" not in entry or not entry["unprobed"].startswith("the samples raise"):
+            break
+        entry = probe_leaving(call, listed, array, jax, is_method, frozenset({left}))
+    return entry
+
+
+def probe_leaving(
+    call: Callable[..., Any], listed: list[inspect.Parameter], array: Any, jax: Any, is_method: bool, left: frozenset[str]
+) -> dict[str, Any]:
     arguments: dict[str, Any] = {"*self": array} if is_method else {}
     parameters: dict[str, dict[str, Any]] = {}
     position = 0
@@ -236,7 +254,7 @@ def probe_with(call: Callable[..., Any], listed: list[inspect.Parameter], array:
                 return {"unprobed": f"no sample for {parameter.name!r}"}
             parameters[parameter.name] = {"position": place, "traced": NO_SAMPLE}
             continue
-        if parameter.default is not parameter.empty and parameter.name not in SIZE_NAMES:
+        if parameter.default is not parameter.empty and (parameter.name not in SIZE_NAMES or parameter.name in left):
             parameters[parameter.name] = {"position": place, "traced": DEFAULT}
             continue
         key = f"*{parameter.name}" if parameter.kind is parameter.POSITIONAL_ONLY else parameter.name

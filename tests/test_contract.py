@@ -246,4 +246,8 @@ def test_a_keyword_the_function_lacks_raises_type_error() -> None:
     with pytest.raises(TypeError):
         jnp.reshape(X, (2, 2), no_such_keyword=1)  # type: ignore[call-arg]
     assert not contract.rejects_keyword("jax.numpy.no_such_function", "x")
-    assert "jax.numpy.maximum" in OUT and "jax.numpy.sum" in OUT
+    assert "jax.numpy.sum" in OUT
+    import inspect
+
+    ufunc_out = "out" in inspect.signature(jnp.maximum).parameters  # a ufunc, with NumPy's out=, on later releases
+    assert ("jax.numpy.maximum" in OUT) == ufunc_out

@@ -324,9 +324,18 @@ def clipped(x, y):
     jnp.maximum(x, y, out=x)
     kept = jax.tree_map(lambda v: v, x)  # type: ignore[jax-removed-name]
     return numpy.no_such_function(x) + kept
+
+
+try:
+    from jax import tree_map as mapped
+except ImportError:
+    from jax.tree_util import tree_map as mapped
+if hasattr(jax, "tree_multimap"):
+    mapped = jax.tree_multimap
 """
-"""Code written for an older JAX: each marked line but the silenced one raises on the
-installed JAX (``tests/test_contract.py`` holds each row to the runtime)."""
+"""Code written for an older JAX: each reported line raises on the installed JAX
+(``tests/test_contract.py`` holds each row to the runtime); the silenced line, the fallback
+under ``try`` and the line under ``hasattr`` are not reported."""
 
 
 def test_mypys_errors_that_jax_raises_on_are_shown_under_their_codes(tmp_path: Path) -> None:

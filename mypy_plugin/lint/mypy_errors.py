@@ -16,7 +16,8 @@ business. Two of them are JAX failures whatever the project's types, and lint wo
 
 The name an error is about is read from the file's own source (its imports resolve
 ``jnp``), at the line and column mypy gives. Where it cannot be read, or names no JAX function
-the table holds, the error stays mypy's own and lint shows nothing.
+the table holds, or the line runs only where a check allows it (a ``try`` that falls back, an
+``if`` on ``hasattr`` or a version), the error stays mypy's own and lint shows nothing.
 """
 
 from __future__ import annotations
@@ -81,6 +82,19 @@ class Names:
                 return node
         return None
 
+    def guarded(self, line: int) -> bool:
+        """Whether the line runs only where a check allows it: in the body of a ``try`` (code
+        that falls back where a name is missing) or under an ``if`` that tests ``hasattr`` or a
+        version. The failure is then handled, or the line is for another release: silent."""
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Try) and node.body and node.body[0].lineno <= line <= (node.body[-1].end_lineno or 0):
+                return True
+            if isinstance(node, ast.If) and node.lineno < line <= (node.end_lineno or 0):
+                tested = ast.unparse(node.test)
+                if "hasattr" in tested or "version" in tested.lower():
+                    return True
+        return False
+
     def ignored(self, line: int, code: str) -> bool:
         """Whether the line silences ``code`` with ``# type: ignore[...]``."""
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
@@ -110,6 +124,8 @@ def translated(errors: list[dict[str, Any]], source: Callable[[str], str | None]
             read[path] = names_of(source(path))
         names = read[path]
         if names is None:
+            continue
+        if names.guarded(int(error.get("line", 0))):
             continue
         made = removed_name(error, names) if error["code"] != "call-arg" else call_signature(error, names)
         if made is not None and not names.ignored(int(made["line"]), str(made["code"])):
