@@ -192,13 +192,17 @@ def probe_function(function: Callable[..., Any], jax: Any, method: str | None = 
         "any keyword": any(p.kind is p.VAR_KEYWORD for p in listed),
     }
     out = probe_out(function, listed, jax) if not method and any(p.name == "out" for p in listed) else None
+    # Where no sample array runs with every size-named parameter given, each optional one is
+    # left at its default in turn, keyword-only first (0.4.31's jnp.reshape takes "shape" and
+    # the deprecated keyword "newshape", which raise together).
+    optional = [p.name for p in sorted(listed, key=lambda p: p.kind is not p.KEYWORD_ONLY) if p.default is not p.empty]
     last = "no sample array runs"
-    for shape, dtype in ARRAYS:
-        array = jax.numpy.ones(shape, dtype)
-        entry = probe_with(call, listed, array, jax, method is not None)
-        if "unprobed" not in entry or not entry["unprobed"].startswith("the samples raise"):
-            return {**entry, "accepts": accepts, **({"out": out} if out else {})}
-        last = entry["unprobed"]
+    for left in [frozenset(), *(frozenset({name}) for name in optional if name in SIZE_NAMES)]:
+        for shape, dtype in ARRAYS:
+            entry = probe_with(call, listed, jax.numpy.ones(shape, dtype), jax, method is not None, left)
+            if "unprobed" not in entry or not entry["unprobed"].startswith("the samples raise"):
+                return {**entry, "accepts": accepts, **({"out": out} if out else {})}
+            last = entry["unprobed"]
     return {"unprobed": last, "accepts": accepts, **({"out": out} if out else {})}
 
 
@@ -219,25 +223,10 @@ def probe_out(function: Callable[..., Any], listed: list[inspect.Parameter], jax
     return RUNS
 
 
-def probe_with(call: Callable[..., Any], listed: list[inspect.Parameter], array: Any, jax: Any, is_method: bool) -> dict[str, Any]:
-    """The entry from one sample array; where the samples do not run with every size-named
-        parameter given, again with each optional one left at its default in turn (``jnp.reshape``
-        of 0.4.31 takes ``shape`` and the deprecated keyword ``newshape``, which raise together:
-    keyword-only ones are left first)."""
-    entry = probe_leaving(call, listed, array, jax, is_method, frozenset())
-    optional = [
-        p.name for p in sorted(listed, key=lambda p: p.kind is not p.KEYWORD_ONLY) if p.default is not p.empty and p.name in SIZE_NAMES
-    ]
-    for left in optional:
-        if "unprobed" not in entry or not entry["unprobed"].startswith("the samples raise"):
-            break
-        entry = probe_leaving(call, listed, array, jax, is_method, frozenset({left}))
-    return entry
-
-
-def probe_leaving(
+def probe_with(
     call: Callable[..., Any], listed: list[inspect.Parameter], array: Any, jax: Any, is_method: bool, left: frozenset[str]
 ) -> dict[str, Any]:
+    """The entry from one sample array, the parameters named in ``left`` left at their default."""
     arguments: dict[str, Any] = {"*self": array} if is_method else {}
     parameters: dict[str, dict[str, Any]] = {}
     position = 0
