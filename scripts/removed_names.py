@@ -29,6 +29,9 @@ import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+from releases import version_key  # noqa: E402
+
 MODULES = (
     "jax",
     "jax.numpy",
@@ -61,10 +64,6 @@ REPLACEMENTS = {
 }
 """What replaced a name JAX removed without a ``_deprecations`` entry (JAX's changelog)."""
 INDEX = "https://pypi.org/pypi/jax/json"
-
-
-def version_key(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in re.findall(r"\d+", version))
 
 
 def releases() -> dict[str, str]:

@@ -148,10 +148,11 @@ def read_parameters(parameters: dict[str, Any], settings: frozenset[str]) -> tup
     found = []
     for name, measured in parameters.items():
         raises = measured.get("traced", RUNS)
-        if raises in NOT_MEASURED or kind_of(name, settings) is None:
+        kind = kind_of(name, settings)
+        if raises in NOT_MEASURED or kind is None:
             continue
         alone, in_tuple = (written_so(str(measured.get(form, raises)), raises) for form in (ALONE, IN_A_TUPLE))
-        found.append(Concrete(int(measured.get("position", -1)), name, alone, in_tuple, kind_of(name, settings) == SHAPE))
+        found.append(Concrete(int(measured.get("position", -1)), name, alone, in_tuple, kind == SHAPE))
     return tuple(found)
 
 

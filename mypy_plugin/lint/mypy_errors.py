@@ -125,10 +125,8 @@ def translated(errors: list[dict[str, Any]], source: Callable[[str], str | None]
         names = read[path]
         if names is None:
             continue
-        if names.guarded(int(error.get("line", 0))):
-            continue
         made = removed_name(error, names) if error["code"] != "call-arg" else call_signature(error, names)
-        if made is not None and not names.ignored(int(made["line"]), str(made["code"])):
+        if made is not None and not names.guarded(int(made["line"])) and not names.ignored(int(made["line"]), str(made["code"])):
             found.append(made)
     return found
 

@@ -173,8 +173,9 @@ def on_call(ctx: MethodContext) -> Type:
     given = arguments.against(ctx, kept.signature)
     sizes = traced_sizes(kept, {name for name, _, _ in given})
     for name, arg, typ in given:
-        if name in sizes and not leafless(typ) and sizes[name].raised_by(isinstance(get_proper_type(typ), TupleType)):
-            report_traced_size(ctx.api, arg, typ, name, kept, sizes[name])
+        raises = sizes[name].raised_by(isinstance(get_proper_type(typ), TupleType)) if name in sizes else ""
+        if raises and not leafless(typ):
+            report_traced_size(ctx.api, arg, name, kept, raises, sizes[name].shape)
             continue
         if name in kept.statics:
             if jitted.unhashable(typ) and not declared_unhashable(kept.signature, name):
@@ -383,13 +384,10 @@ def report_untraceable(api: CheckerPluginInterface, arg: Expression, name: str, 
     reporting.error_with_notes(api, arg, CALL_CODE, UNTRACEABLE.format(name=name, function=function, kind=kind), [note], fix)
 
 
-def report_traced_size(
-    api: CheckerPluginInterface, arg: Expression, typ: Type, name: str, kept: JittedSignature, parameter: Concrete
-) -> None:
+def report_traced_size(api: CheckerPluginInterface, arg: Expression, name: str, kept: JittedSignature, raises: str, shape: bool) -> None:
     function = function_name(kept.signature)
     note, fix = static_advice(api, kept, name)
-    text = TRACED_SIZE if parameter.shape else TRACED_SETTING
-    raises = parameter.raised_by(in_a_tuple=isinstance(get_proper_type(typ), TupleType))
+    text = TRACED_SIZE if shape else TRACED_SETTING
     reporting.error_with_notes(api, arg, CALL_CODE, text.format(name=name, function=function, raises=raises), [note], fix)
 
 
