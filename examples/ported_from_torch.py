@@ -145,6 +145,16 @@ def row_norms(rows: jax.Array, scale: float) -> jax.Array:
     return batched(rows, scale)
 
 
+def slope_at_three() -> jax.Array:
+    # torch: torch.autograd.grad at a tensor made from 3; jax.grad differentiates floats only.
+    def curve(t: float) -> float:
+        return t**2
+
+    slope = jax.grad(curve)
+    gradient: jax.Array = slope(3)
+    return gradient
+
+
 @partial(jax.jit, static_argnames=("training",))
 def normalise_fixed(batch: jax.Array, training: bool) -> jax.Array:
     # What to write instead: the flag static, the padding kept as zeros with jnp.where.

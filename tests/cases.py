@@ -101,6 +101,8 @@ RULES = (
             ("jax-traced-value", "TracerBoolConversionError"): re.compile(r"^Attempted boolean conversion of traced array"),
             ("jax-traced-value", "ConcretizationTypeError"): CONCRETIZATION,
             ("jax-traced-value", "TracerIntegerConversionError"): re.compile(r"^The __index__\(\) method was called on traced array"),
+            # a format spec given a tracer; a dict looked up with one
+            ("jax-traced-value", "TypeError"): re.compile(r"^unsupported format string passed to \w+\.__format__|^unhashable type: '\w+'"),
             ("jax-traced-value", "TracerArrayConversionError"): re.compile(
                 r"^The numpy\.ndarray conversion method __array__\(\) was called on traced array"
             ),
@@ -228,6 +230,48 @@ RULES = (
             "ValueError",
             re.compile(r"^vmap out_axes specification must be a tree prefix of the corresponding value"),
             raised_by_a_call=True,
+        ),
+        Rule(
+            "jax-grad-argument",
+            re.compile(r"^main:(\d+): error: Argument \d+ of .* cannot differentiate; JAX raises TypeError  \[jax-grad-argument\]$"),
+            "TypeError",
+            re.compile(r"^(?:grad|jacfwd|jacrev) requires real(?:- or complex)?-valued inputs"),
+        ),
+        Rule(
+            "jax-grad-argument",
+            re.compile(
+                r"^main:(\d+): error: jax\.(?:grad|value_and_grad) differentiates argument .* JAX raises TypeError  \[jax-grad-argument\]$"
+            ),
+            "TypeError",
+            re.compile(r"^differentiating with respect to argnums=.* requires at least \d+ positional arguments"),
+        ),
+        Rule(
+            "jax-grad-argument",
+            re.compile(
+                r"^main:(\d+): error: jax\.(?:jacfwd|jacrev|hessian) differentiates .* JAX raises ValueError  \[jax-grad-argument\]$"
+            ),
+            "ValueError",
+            re.compile(r"^Positional argument indices, e\.g\. for `static_argnums`, must have value greater than or equal to"),
+        ),
+        Rule(
+            "jax-vmap-axes",
+            re.compile(r"^main:(\d+): error: in_axes of jax\.vmap has \d+ entries, but .* JAX raises ValueError  \[jax-vmap-axes\]$"),
+            "ValueError",
+            re.compile(r"^vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional arguments"),
+        ),
+        Rule(
+            "jax-vmap-axes",
+            re.compile(
+                r"^main:(\d+): error: Argument \d+ of .* has no axis for jax\.vmap to map; JAX raises ValueError  \[jax-vmap-axes\]$"
+            ),
+            "ValueError",
+            re.compile(r"^vmap was requested to map its argument along axis -?\d+, which implies that its rank should be at least"),
+        ),
+        Rule(
+            "jax-vmap-axes",
+            re.compile(r"^main:(\d+): error: in_axes of jax\.vmap gives argument .* JAX raises ValueError  \[jax-vmap-axes\]$"),
+            "ValueError",
+            re.compile(r"^vmap in_axes specification must be a tree prefix of the corresponding value"),
         ),
         Rule(
             "jax-lax-structure",

@@ -43,6 +43,7 @@ CALLS: dict[str, Callable[[Any], tuple[Any, ...]]] = {
     "train_step": lambda device: (jnp.arange(4.0), jnp.ones(4)),
     "fit": lambda device: (jnp.ones(3), jnp.ones((2, 3))),
     "row_norms": lambda device: (jnp.ones((2, 3)), 2.0),
+    "slope_at_three": lambda device: (),
     "normalise_fixed": lambda device: (jnp.arange(4.0), True),
     "fixed": lambda device: (jnp.arange(4.0), device, 2),
     "fixed_sampling": lambda device: (0, jnp.array([0, 1, 1]), 3),

@@ -47,6 +47,7 @@ ARGUMENTS = {
     "halve": (jnp.arange(3),),
     "halved_and_offset": (jnp.arange(3),),
     "peak_gradient": (jnp.arange(3.0),),
+    "cube_slope": (),
     "pairwise_gaps": (jnp.arange(3.0),),
     "flattened": (jnp.arange(4.0),),
     "halved_tree": ({"w": jnp.ones(3)},),

@@ -8,6 +8,7 @@ it tests). The parameters JAX needs concrete are measured from JAX itself:
 
 from __future__ import annotations
 
+import builtins
 import math
 
 import jax
@@ -106,3 +107,29 @@ def test_reshape_method_with_a_traced_size_raises_type_error() -> None:
     with pytest.raises(TypeError):
         jax.jit(lambda x, n: x.reshape(n, -1))(X, 2)  # type: ignore[jax-traced-shape]
     jax.jit(lambda x: x.reshape(x.shape[0] // 2, -1))(X)
+
+
+@pytest.mark.parametrize("fullname", sorted(sites.COMPARING_BUILTINS))
+def test_comparing_builtins_raise_on_every_shape(fullname: str) -> None:
+    builtin = getattr(builtins, short(fullname))
+    with pytest.raises(jax.errors.TracerBoolConversionError):
+        jax.jit(lambda x: builtin(x > 0))(X)
+    with pytest.raises(TypeError, match="iteration over a 0-d array"):
+        jax.jit(lambda x: builtin(x > 0))(X[0])
+    with pytest.raises(ValueError, match="truth value of an array with more than one element"):
+        jax.jit(lambda x: builtin(x > 0))(jnp.ones((2, 2)))
+    if fullname in ("builtins.min", "builtins.max"):
+        with pytest.raises(jax.errors.TracerBoolConversionError):
+            jax.jit(lambda x: builtin(x.sum(), 0.0))(X)
+    one, two = sites.COMPARING_BUILTINS[fullname]
+    jax.jit(getattr(jnp, one))(X > 0)
+    if one != two:
+        jax.jit(getattr(jnp, two))(X, 0.0)
+
+
+def test_a_format_spec_of_a_tracer_raises_and_none_runs() -> None:
+    with pytest.raises(TypeError, match="unsupported format string"):
+        jax.jit(lambda x: len(f"{x.sum():.3f}") + x)(X)  # type: ignore[jax-traced-value]
+    with pytest.raises(TypeError, match="unsupported format string"):
+        jax.vmap(lambda x: len(f"{x:.3f}") + x)(X)  # type: ignore[jax-traced-value]
+    jax.jit(lambda x: len(f"{x.sum()}") + x)(X)

@@ -9,6 +9,7 @@ tracers (a helper) is walked with them on its parameters, up to ``HELPER_DEPTH``
 
 from __future__ import annotations
 
+import string
 from typing import Final
 
 from mypy.nodes import (
@@ -20,6 +21,7 @@ from mypy.nodes import (
     Expression,
     FuncDef,
     FuncItem,
+    ListExpr,
     MemberExpr,
     NameExpr,
     RefExpr,
@@ -30,7 +32,7 @@ from mypy.nodes import (
 from mypy_plugin.analyses import contract, sites
 from mypy_plugin.analyses.contract import Concrete
 from mypy_plugin.analyses.expressions import Expressions
-from mypy_plugin.analyses.sites import BOOL, CONVERT, INDEX, NO_SIZE, NUMPY_CONVERSION, SETTING_ARGUMENT, SHAPE_ARGUMENT
+from mypy_plugin.analyses.sites import BOOL, CONVERT, FORMAT, INDEX, NO_SIZE, NUMPY_CONVERSION, SETTING_ARGUMENT, SHAPE_ARGUMENT
 from mypy_plugin.analyses.transforms import TransformedFunction, declared_type, traceable
 from mypy_plugin.analyses.values import (
     CANDIDATE,
@@ -42,6 +44,7 @@ from mypy_plugin.analyses.values import (
     State,
     array_state,
     holds_tracers,
+    is_number,
     is_traced,
     is_ufunc,
     jitted_by_jax,
@@ -100,6 +103,13 @@ class Calls(Expressions):
             if operand is not None:
                 self.site(CONVERT, node, operand, called_as(callee, fullname), callee=fullname)
             return None
+        if fullname in sites.COMPARING_BUILTINS:
+            self.compared(node, fullname, positional, env)
+            return None
+        if fullname == "builtins.sum" and first and len(node.args) == 1 and (is_traced(first[1]) or first[1] == CANDIDATE):
+            return first[1] if first[1] == CANDIDATE else TRACED  # the sum of the items: a tracer, or a pytree's
+        if is_format_call(callee) and isinstance(callee, MemberExpr) and callee.name == "format":
+            self.formatted(node, args)
         if fullname == "builtins.range":
             for arg, state in positional:
                 if holds_tracers(state):
@@ -132,6 +142,56 @@ class Calls(Expressions):
         if declared == TRACED and fullname in sites.MASK_FUNCTIONS:
             return TRACED_MASK
         return declared
+
+    def compared(self, node: CallExpr, fullname: str, positional: list[tuple[Expression, State]], env: Env) -> None:
+        """``max(x, 0.0)``, ``any(x > 0)`` (``sites.COMPARING_BUILTINS``): a tracer among two or
+        more arguments, or the one argument a traced array (or a tuple of tracers), whose items
+        are compared or tested. A ``key=`` decides what is compared: left undecided."""
+        if node.arg_names.count(None) != len(node.args) or len(positional) != len(node.args):
+            return
+        construct = f'"{fullname.rpartition(".")[2]}()"'
+        compares = fullname not in ("builtins.any", "builtins.all")
+        if len(positional) > 1 and compares:
+            # two pytrees of tracers compare their leaves; a list or a dict is not compared with a number
+            numbers = any(is_number(arg) for arg, _ in positional)
+            traced = next((arg for arg, state in positional if is_traced(state)), None)
+            if traced is None:
+                traced = next((arg for arg, state in positional if (state == CANDIDATE if numbers else holds_tracers(state))), None)
+        elif len(positional) == 1:
+            arg, state = positional[0]
+            items = state if isinstance(state, tuple) else (state,)
+            if isinstance(arg, ListExpr):
+                items = tuple(self.value(item, env) for item in arg.items)
+            # a pytree is truthy; compared with another, its leaves are
+            held = any(holds_tracers(item) if compares else is_traced(item) for item in items)
+            traced = arg if len(items) > 1 and held or is_traced(state) else None
+        else:
+            traced = None
+        if traced is not None:
+            self.site(BOOL, node, traced, construct, callee=fullname)
+
+    def formatted(self, node: CallExpr, args: list[State]) -> None:
+        """``"{:.3f}".format(loss)``, and an f-string's ``f"{loss:.3f}"``, which mypy's tree holds
+        as ``"{:{}}".format(loss, ".3f")``: a tracer formatted with a spec raises ``TypeError``
+        (one without a spec prints). Fields by name, and specs not written out, are not read."""
+        assert isinstance(node.callee, MemberExpr) and isinstance(node.callee.expr, StrExpr)  # the caller says so
+        if any(kind != ARG_POS for kind in node.arg_kinds):
+            return
+        try:
+            fields = [field for field in string.Formatter().parse(node.callee.expr.value) if field[1] is not None]
+        except ValueError:
+            return
+        automatic = 0
+        for _, name, spec, conversion in fields:
+            if name != "" or conversion:
+                return
+            position, automatic = automatic, automatic + 1
+            if spec == "{}":  # the spec is the next argument
+                given = node.args[automatic] if automatic < len(node.args) else None
+                spec, automatic = (given.value if isinstance(given, StrExpr) else ""), automatic + 1
+            if spec and "{" not in spec and position < len(args) and holds_tracers(args[position]):
+                self.site(FORMAT, node, node.args[position], f'Format spec ":{spec}"')
+                return
 
     def method_call(self, node: CallExpr, method: str, args: list[State]) -> State:
         """A method of a tracer (or of a concrete array whose operations are staged): a shape

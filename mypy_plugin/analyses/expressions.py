@@ -39,12 +39,15 @@ from mypy.nodes import (
 )
 
 from mypy_plugin.analyses import sites
-from mypy_plugin.analyses.sites import BOOL, BOOLEAN_MASK, INDEX, SLICE, Site
+from mypy_plugin.analyses.sites import BOOL, BOOLEAN_MASK, INDEX, NUMPY_CONVERSION, SLICE, Site
 from mypy_plugin.analyses.transforms import TransformedFunction, receiver_of
 from mypy_plugin.analyses.values import (
     CANDIDATE,
     CONCRETE_ARRAY,
     ITEM,
+    MAPPING,
+    NUMPY_ARRAY,
+    SEQUENCE,
     TRACED,
     TRACED_MASK,
     Env,
@@ -54,7 +57,7 @@ from mypy_plugin.analyses.values import (
     is_traced,
     merge_all,
     merge_envs,
-    python_sequence,
+    python_container,
     staged_by_operation,
 )
 from mypy_plugin.lib import types
@@ -199,14 +202,16 @@ class Expressions:
             traced_part = next((part for part, state in ((part, self.value(part, env)) for part in parts) if holds_tracers(state)), None)
             if traced_part is not None and staged_by_operation(base):
                 self.site(SLICE, node, traced_part, "slicing")
+            elif traced_part is not None and base == CANDIDATE:
+                self.site(SLICE, node, traced_part, sites.SLICED_PARAMETER)
             return TRACED if staged_by_operation(base) else None
         index = self.value(node.index, env)
         if base == CANDIDATE and isinstance(node.base, NameExpr):
             base = self.value(node.base, env)  # the index may have proven it an array: "x[x > 0]"
         if index == TRACED_MASK and staged_by_operation(base):
             self.site(BOOLEAN_MASK, node, node.index, "indexing")
-        if holds_tracers(index) and python_sequence(node.base):
-            self.site(INDEX, node, node.index, "indexing a Python sequence")
+        if holds_tracers(index):
+            self.python_index(node, base)
         if isinstance(base, tuple):
             position = int_literal(node.index)
             if position is not None and -len(base) <= position < len(base):
@@ -215,6 +220,17 @@ class Expressions:
         if base == CANDIDATE:
             return CANDIDATE  # an item of a pytree: a leaf or a pytree again
         return TRACED if staged_by_operation(base) else None
+
+    def python_index(self, node: IndexExpr, base: State) -> None:
+        """A tracer indexing a Python list or tuple (which needs an int: ``__index__``), a dict
+        (which hashes it) or a NumPy array (which converts it), written there or a module's."""
+        held = python_container(node.base) if not staged_by_operation(base) else None
+        if held == SEQUENCE:
+            self.site(INDEX, node, node.index, "indexing a Python sequence")
+        elif held == MAPPING:
+            self.site(INDEX, node, node.index, sites.DICT_INDEX, raises="TypeError")
+        elif held == NUMPY_ARRAY:
+            self.site(NUMPY_CONVERSION, node, node.index, sites.NUMPY_INDEX)
 
     def comprehension(self, node: GeneratorExpr, env: Env) -> None:
         inner = dict(env)
@@ -262,8 +278,17 @@ class Expressions:
             self.test(node.right, construct, env)
         elif isinstance(node, UnaryExpr) and node.op == "not":
             self.test(node.expr, construct, env)
-        elif is_traced(self.value(node, env)):
+        elif is_traced(self.value(node, env)) or self.equal_to_a_number(node, env):
             self.site(BOOL, node, node, construct)
+
+    def equal_to_a_number(self, node: Expression, env: Env) -> bool:
+        """``kind == 1`` tested, for a ``CANDIDATE`` ``kind``: a list or a dict is never equal to
+        a number, so the test is meant for a number, which the transform traces (used as a
+        value, ``x[x == 1]``, a list's comparison gives False and runs)."""
+        if not (isinstance(node, ComparisonExpr) and len(node.operators) == 1 and node.operators[0] in ("==", "!=")):
+            return False
+        left, right = node.operands
+        return any(self.value(side, env) == CANDIDATE and is_number(other) for side, other in ((left, right), (right, left)))
 
     def on_some_paths(self, arms: list[Expression], env: Env) -> list[State]:
         """The states of ``arms``, each evaluated on some paths only (the arms of a conditional

@@ -167,7 +167,7 @@ def outputs(typ: Type, array: Instance, depth: int = 0) -> Type:
     if isinstance(proper, Instance):
         if types.instance_of(proper, *BECOME_ARRAYS) and not types.is_array(proper):
             return array
-        if proper.type.fullname in transforms.PYTREE_CONTAINERS and proper.args:  # the keys of a mapping are kept
+        if proper.type.fullname in types.PYTREE_CONTAINERS and proper.args:  # the keys of a mapping are kept
             return proper.copy_modified(args=[*proper.args[:-1], outputs(proper.args[-1], array, depth + 1)])
     return typ
 

@@ -24,11 +24,12 @@ NO_SIZE: Final = "no size"
 SHAPE_ARGUMENT: Final = "shape argument"
 SETTING_ARGUMENT: Final = "setting argument"
 SLICE: Final = "slice"
+FORMAT: Final = "format"
 """The kinds of site: a truth test, ``int()``-like conversion, ``__index__``, NumPy conversion,
 a boolean-mask index, a shape-making call without ``size=``, a traced shape or size given to a
 JAX function (``jnp.zeros(n)``, ``x.reshape(n, -1)``), a traced setting given to one
 (``jnp.sum(x, axis=a)``: ``analyses/contract.py`` says which parameters are which), a slice of
-an array with a traced bound or step (``x[:n]``)."""
+an array with a traced bound or step (``x[:n]``), a format spec given a tracer (``f"{loss:.3f}"``)."""
 SHAPE_KINDS: Final = frozenset({BOOLEAN_MASK, NO_SIZE, SHAPE_ARGUMENT, SLICE})
 """The kinds that make a shape from values (``jax-traced-shape``); the rest need a value."""
 
@@ -123,6 +124,26 @@ function that computes the same on arrays."""
 RUN_UNDER_GRAD: Final = frozenset({'"int()"', '".item()"'})
 """Conversions that run under ``jax.grad`` alone: its tracers carry a concrete value that
 ``int()`` and ``.item()`` read (``float()``, ``.tolist()``, ``math`` and NumPy raise)."""
+COMPARING_BUILTINS: Final = {
+    "builtins.min": ("min", "minimum"),
+    "builtins.max": ("max", "maximum"),
+    "builtins.sorted": ("sort", "sort"),
+    "builtins.any": ("any", "any"),
+    "builtins.all": ("all", "all"),
+}
+"""Python's builtins that compare or truth-test what they are given: tracers given as two or more
+arguments, or the items of a traced array they iterate (``max(x, 0.0)``, ``any(x > 0)``), need
+their Python values (``TracerBoolConversionError`` for a vector; iterating a 0-d array raises
+``TypeError``, a row of a 2-d one ``ValueError``: measured in ``tests/test_traced_tables.py``).
+Each with the ``jax.numpy`` function for one array and for two."""
+SLICED_PARAMETER: Final = "slicing a parameter"
+"""A slice of a parameter that holds an array (``IndexError``) or a list (``__index__``:
+``TracerIntegerConversionError``) by a traced bound."""
+DICT_INDEX: Final = "indexing a dict"
+"""A dict looked up with a tracer hashes it: ``TypeError``."""
+NUMPY_INDEX: Final = "indexing a NumPy array"
+"""A NumPy array indexed by a tracer converts it (under ``jax.grad`` alone, the concrete value is
+read: it runs)."""
 PRINTERS: Final = frozenset({"builtins.print"})
 """Functions that print what they are given: a conversion there is for printing."""
 
@@ -130,4 +151,4 @@ PRINTERS: Final = frozenset({"builtins.print"})
 def raises_under_grad(kind: str, construct: str) -> bool:
     """Whether a site raises under ``jax.grad`` alone, whose tracers hold concrete values:
     control flow, ``range()`` and masks run there; conversions to a float or to NumPy raise."""
-    return kind == NUMPY_CONVERSION or (kind == CONVERT and construct not in RUN_UNDER_GRAD)
+    return kind == FORMAT or kind == NUMPY_CONVERSION and construct != NUMPY_INDEX or (kind == CONVERT and construct not in RUN_UNDER_GRAD)

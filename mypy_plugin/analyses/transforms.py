@@ -24,6 +24,7 @@ from mypy.nodes import (
     ARG_OPT,
     ARG_POS,
     ARG_STAR,
+    ARG_STAR2,
     FUNC_NO_INFO,
     LDEF,
     CallExpr,
@@ -295,6 +296,8 @@ def traced_function(function: FuncItem, stack: list[tuple[str, Options]], writte
         statics = union_of(
             static_names(options, positional, kind != JIT_KIND or star_args) for kind, options in stack if kind in TRACING_EVERY_ARGUMENT
         )
+        if statics and not any(arg.kind == ARG_STAR2 for arg in function.arguments) and statics - {*positional, *keyword_only}:
+            statics = None  # a name that is not a parameter: jax.jit raises ValueError there, and traces nothing
         candidates = None if statics is None else {name for name in positional + keyword_only if name not in statics}
         kind = next(kind for kind in (JIT_KIND, PMAP_KIND, NNX_JIT_KIND, *CHECKPOINT_KINDS) if kind in kinds)
     elif VMAP_KIND in kinds:
@@ -462,11 +465,6 @@ def declared_type(function: FuncItem, name: str) -> Type | None:
     return None
 
 
-PYTREE_CONTAINERS: Final = frozenset({"builtins.list", "builtins.tuple", "builtins.dict", "typing.Sequence", "typing.Mapping"})
-"""Generic containers that are pytrees: their items (a mapping's values, its last type argument)
-are the leaves of the pytree they make, or pytrees again."""
-
-
 def held_as_leaves(function: FuncItem, name: str) -> bool:
     """Whether a traced parameter holds tracers as a leaf or as the leaves of a pytree, which
     the walk tells apart by use (``values.CANDIDATE``): written without a type (or ``Any``), or
@@ -480,7 +478,7 @@ def held_as_leaves(function: FuncItem, name: str) -> bool:
         and bool(member.items)
         and all(traceable(item) for item in member.items)
         or isinstance(member, Instance)
-        and member.type.fullname in PYTREE_CONTAINERS
+        and member.type.fullname in types.PYTREE_CONTAINERS
         and bool(member.args)
         and traceable(member.args[-1])
         for member in found

@@ -13,6 +13,7 @@ from typing import Final
 from mypy.nodes import (
     GDEF,
     Decorator,
+    DictExpr,
     Expression,
     FloatExpr,
     FuncDef,
@@ -109,17 +110,32 @@ def is_number(node: Expression) -> bool:
     return isinstance(node, (IntExpr, FloatExpr))
 
 
-def python_sequence(node: Expression) -> bool:
-    """A list or tuple as written, or a module-level name of one (``SCALES = [1.0, 2.0]``):
-    indexing it with a tracer needs the tracer's Python value."""
+SEQUENCE: Final = "sequence"
+MAPPING: Final = "mapping"
+NUMPY_ARRAY: Final = "numpy array"
+"""The Python containers ``python_container`` tells apart: a tracer indexing each raises."""
+CONTAINER_CLASSES: Final = {
+    "builtins.list": SEQUENCE,
+    "builtins.tuple": SEQUENCE,
+    "builtins.dict": MAPPING,
+    "numpy.ndarray": NUMPY_ARRAY,
+}
+
+
+def python_container(node: Expression) -> str | None:
+    """What ``node`` is, where it is a Python list or tuple (``SEQUENCE``), a dict (``MAPPING``)
+    or a NumPy array (``NUMPY_ARRAY``) as written (``[1.0, 2.0]``, ``{0: a}``) or as a module's
+    name of one (``SCALES = [1.0, 2.0]``, ``TABLE = np.ones(5)``); None for anything else."""
     if isinstance(node, (ListExpr, TupleExpr)):
-        return True
+        return SEQUENCE
+    if isinstance(node, DictExpr):
+        return MAPPING
     if isinstance(node, NameExpr) and node.kind == GDEF and isinstance(node.node, Var) and node.node.type is not None:
         proper = get_proper_type(node.node.type)
-        return isinstance(proper, TupleType) or (
-            isinstance(proper, Instance) and proper.type.fullname in ("builtins.list", "builtins.tuple")
-        )
-    return False
+        if isinstance(proper, TupleType):
+            return SEQUENCE
+        return CONTAINER_CLASSES.get(proper.type.fullname) if isinstance(proper, Instance) else None
+    return None
 
 
 def returned_type(node: object) -> Type | None:

@@ -102,6 +102,22 @@ def enclosing_statements(api: CheckerPluginInterface, node: Context) -> list[Sta
     return found
 
 
+def statements_after(api: CheckerPluginInterface, chain: list[Statement]) -> list[Statement] | None:
+    """The statements that follow the innermost of ``chain`` (``enclosing_statements``) in its
+    block; None when the tree cannot be read."""
+    tree = mypy_internals.module_tree(api)
+    if not chain or tree is None:
+        return None
+    holding = chain[-1]
+    parent = chain[-2] if len(chain) > 1 else None
+    blocks = [tree.defs] if parent is None else [block.body for block in (*statements.compound_blocks(parent), *definition_blocks(parent))]
+    for block in blocks:
+        index = next((i for i, statement in enumerate(block) if statement is holding), None)
+        if index is not None:
+            return block[index + 1 :]
+    return None
+
+
 def value_discarded(api: CheckerPluginInterface, node: Context) -> bool:
     """Whether ``node`` is the whole expression of an expression statement (``x.sort()`` as a
     statement of its own), so that its value is thrown away. Decided by identity, which holds

@@ -69,9 +69,15 @@ GRAD_OUTPUT: Final = ErrorCode(
     CATEGORY,
 )
 
+GRAD_ARGUMENT: Final = ErrorCode(
+    "jax-grad-argument",
+    "`jax.grad` and its kin called with what they cannot differentiate: an int, too few arguments",
+    CATEGORY,
+)
+
 VMAP_AXES: Final = ErrorCode(
     "jax-vmap-axes",
-    "`in_axes` or `out_axes` of `jax.vmap` that no call satisfies",
+    "`in_axes` or `out_axes` of `jax.vmap` that no call satisfies, or that a call does not",
     CATEGORY,
 )
 

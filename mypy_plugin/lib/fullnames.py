@@ -20,6 +20,12 @@ PALLAS: Final = "jax.experimental.pallas"
 JAX_NUMPY: Final = "jax.numpy"
 JNP: Final = JAX_NUMPY + "."
 """Prefix of ``jax.numpy``'s functions (``jax.numpy.clip``), as ``jnp.`` prefixes them in code."""
+JAX_NUMPY_PREFIXES: Final = (JNP, "jax._src.numpy.")
+"""Where ``jax.numpy``'s functions are defined: its stub, or for its submodules without one
+(``jnp.linalg.norm``), JAX's sources."""
+
+TREE_MAPS: Final = frozenset({"jax._src.tree_util.tree_map", "jax._src.tree.map"})
+"""``jax.tree_util.tree_map`` and ``jax.tree.map``, where they are defined."""
 
 JIT: Final = "jax._src.api.jit"
 EVAL_SHAPE: Final = "jax._src.api.eval_shape"

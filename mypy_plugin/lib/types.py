@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from mypy.types import Instance, LiteralType, ProperType, Type, TypeVarType, UnionType, get_proper_type
+from mypy.types import Instance, LiteralType, ProperType, TupleType, Type, TypeVarType, UnionType, get_proper_type
 
 from mypy_plugin.lib import fullnames
 
@@ -32,6 +32,27 @@ def python_scalar(typ: Type) -> bool:
     none an array."""
     found = members(typ)
     return bool(found) and all(member_class(member) in PYTHON_SCALARS for member in found)
+
+
+PYTREE_CONTAINERS: Final = frozenset({"builtins.list", "builtins.tuple", "builtins.dict", "typing.Sequence", "typing.Mapping"})
+"""Generic containers that are pytrees: their items (a mapping's values, its last type argument)
+are the leaves of the pytree they make, or pytrees again."""
+
+
+def pytree_of_arrays(typ: Type | None, depth: int = 0) -> bool:
+    """Whether every leaf of ``typ`` is a ``jax.Array``: a dict, list or tuple of arrays (or of
+    such pytrees), a NamedTuple of them."""
+    proper = get_proper_type(typ) if typ is not None else None
+    if depth > 4 or proper is None:
+        return False
+    if isinstance(proper, TupleType):
+        return bool(proper.items) and all(is_array(item) or pytree_of_arrays(item, depth + 1) for item in proper.items)
+    return (
+        isinstance(proper, Instance)
+        and proper.type.fullname in PYTREE_CONTAINERS
+        and bool(proper.args)
+        and (is_array(proper.args[-1]) or pytree_of_arrays(proper.args[-1], depth + 1))
+    )
 
 
 def member_class(member: ProperType) -> str | None:

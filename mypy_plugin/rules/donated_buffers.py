@@ -61,7 +61,7 @@ from mypy.types import Type
 
 from mypy_plugin.analyses import jitted, sites, transforms
 from mypy_plugin.analyses.donation import METADATA
-from mypy_plugin.lib import arguments, checked_module, errorcodes, flow, fullnames, mypy_internals, reporting, statements, types
+from mypy_plugin.lib import arguments, checked_module, errorcodes, flow, fullnames, reporting, statements, types
 from mypy_plugin.lib.rule import Rule
 
 CODE: Final = errorcodes.DONATED_BUFFER
@@ -72,7 +72,7 @@ USE_THE_RESULT: Final = (
     'keep "{name}" by not donating it'
 )
 PASSED_TWICE: Final = '"{name}" is passed to "{function}" again, in the call that takes its buffer (donated); JAX raises RuntimeError'
-PASS_A_COPY: Final = 'Pass a copy where it is not donated ("{name}.copy()"), or do not donate "{name}"'
+PASS_A_COPY: Final = 'Pass a copy where it is not donated ("{copy}"), or do not donate "{name}"'
 READING_CALLS: Final = frozenset({"builtins.print", "builtins.str", "builtins.repr", "builtins.float", "builtins.int", "builtins.bool"})
 """Python functions that need an array's values (each raises on a deleted one: ``print`` measured)."""
 VALUE_OPERATORS: Final = frozenset({"+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "^", "<<", ">>"})
@@ -84,51 +84,44 @@ def on_call(ctx: MethodContext) -> Type:
     call = ctx.context
     if kept is None or not kept.deleted or not isinstance(call, CallExpr):
         return ctx.default_return_type
-    function = (kept.signature.name or "the function").partition(" of ")[0]
+    # the function as the call names it ("train_step"), else as it was defined
+    function = call.callee.name if isinstance(call.callee, NameExpr) else (kept.signature.name or "the function").partition(" of ")[0]
     given = arguments.against(ctx, kept.signature)
     for name, arg, typ in given:
-        if name in kept.deleted and isinstance(arg, NameExpr) and isinstance(arg.node, Var) and types.is_array(typ):
+        if name not in kept.deleted or not isinstance(arg, NameExpr) or not isinstance(arg.node, Var):
+            continue
+        pytree = not types.is_array(typ) and types.pytree_of_arrays(typ)
+        if types.is_array(typ) or pytree:
             again = next(
                 (other for _, other, _ in given if other is not arg and isinstance(other, NameExpr) and other.name == arg.name), None
             )
             if again is not None:
-                report_passed_twice(ctx.api, again, arg.name, function)
+                report_passed_twice(ctx.api, again, arg.name, function, bool(pytree))
                 continue
-            read = read_after(ctx.api, call, arg.name)
+            read = read_after(ctx.api, call, arg.name, pytree)
             if read is not None:
                 report_read(ctx.api, read, arg.name, function, call)
     return ctx.default_return_type
 
 
-def read_after(api: CheckerPluginInterface, call: CallExpr, name: str) -> NameExpr | None:
-    """The first read of ``name``'s values after the statement that holds ``call`` (an
-    expression or an assignment), before the name is bound again; None where there is none,
-    or where that statement binds it (``x = step(x)``)."""
+def read_after(api: CheckerPluginInterface, call: CallExpr, name: str, pytree: bool = False) -> NameExpr | None:
+    """The first read of ``name``'s values (of its leaves' values, for a ``pytree`` of arrays)
+    after the statement that holds ``call`` (an expression or an assignment), before the name is
+    bound again; None where there is none, or where that statement binds it (``x = step(x)``)."""
     chain = checked_module.enclosing_statements(api, call)
-    tree = mypy_internals.module_tree(api)
-    if not chain or tree is None:
+    if not chain:
         return None
     holding = chain[-1]
     if not isinstance(holding, (ExpressionStmt, AssignmentStmt)) or binds(holding, name) or any(map(transformed, chain)):
         return None
-    for block in blocks_around(chain[-2] if len(chain) > 1 else None, tree.defs):
-        index = next((i for i, statement in enumerate(block) if statement is holding), None)
-        if index is not None:
-            return Reader(name).statements(block[index + 1 :])
-    return None
+    after = checked_module.statements_after(api, chain)
+    return Reader(name, pytree).statements(after) if after is not None else None
 
 
 def transformed(statement: Statement) -> bool:
     """A function under a transform's decorator (``@jax.jit``): JAX traces the calls in it, and
     ignores donation there."""
     return isinstance(statement, Decorator) and any(transforms.transform_of(node) is not None for node in statement.decorators)
-
-
-def blocks_around(parent: Statement | None, module: list[Statement]) -> list[list[Statement]]:
-    """The statement lists directly inside ``parent`` (the module's top level for None)."""
-    if parent is None:
-        return [module]
-    return [block.body for block in (*statements.compound_blocks(parent), *checked_module.definition_blocks(parent))]
 
 
 def binds(statement: Statement, name: str) -> bool:
@@ -151,9 +144,12 @@ class Reader(flow.Flow[Path]):
     path until the name is bound again. Reads in the body of a ``try`` with handlers are not
     taken (a handler may catch what JAX raises); a ``match`` subject is not taken for a read."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, pytree: bool = False) -> None:
         super().__init__()
         self.name = name
+        self.pytree = pytree
+        """Whether the name holds a pytree of arrays (a dict, a tuple, a NamedTuple): its items'
+        values are read (``params["w"] + 1``, ``state.w.sum()``), or the whole printed."""
         self.read: NameExpr | None = None
 
     def statements(self, found: list[Statement]) -> NameExpr | None:
@@ -211,12 +207,26 @@ class Reader(flow.Flow[Path]):
         if isinstance(node, NameExpr):
             return None  # a bare use (passed on, returned, stored): its values may not be read
         for child, reads in parts(node):
-            if reads and isinstance(child, NameExpr) and child.name == self.name:
-                return child
-            found = self.expression(child)
+            found = self.read_in(node, child) if reads else None
+            found = found or self.expression(child)
             if found is not None:
                 return found
         return None
+
+    def read_in(self, parent: Expression, child: Expression) -> NameExpr | None:
+        """The name, where ``parent`` reads the values of ``child`` and ``child`` is the donated
+        array, or for a pytree, one of its items (or the whole, printed or formatted)."""
+        if not self.pytree:
+            return child if isinstance(child, NameExpr) and child.name == self.name else None
+        base = child.expr if isinstance(child, MemberExpr) else child.base if isinstance(child, IndexExpr) else None
+        if isinstance(base, NameExpr) and base.name == self.name:
+            return base  # an item's values
+        printed = isinstance(parent, CallExpr) and (fullnames.called(parent) in READING_CALLS or is_format(parent.callee))
+        return child if printed and isinstance(child, NameExpr) and child.name == self.name else None
+
+
+def is_format(callee: Expression) -> bool:
+    return isinstance(callee, MemberExpr) and isinstance(callee.expr, StrExpr) and callee.name == "format"
 
 
 def parts(node: Expression) -> list[tuple[Expression, bool]]:
@@ -237,8 +247,7 @@ def parts(node: Expression) -> list[tuple[Expression, bool]]:
     if isinstance(node, CallExpr):
         callee = node.callee
         fullname = (callee.fullname or "") if isinstance(callee, RefExpr) else ""
-        formats = isinstance(callee, MemberExpr) and isinstance(callee.expr, StrExpr) and callee.name == "format"
-        reads = fullname in READING_CALLS or fullname.startswith(fullnames.JNP) or formats
+        reads = fullname in READING_CALLS or fullname.startswith(fullnames.JAX_NUMPY_PREFIXES) or is_format(callee)
         return [(callee, False), *((arg, reads) for arg in node.args)]
     if isinstance(node, (TupleExpr, ListExpr, SetExpr)):
         return [(item, False) for item in node.items]
@@ -265,8 +274,11 @@ def name_in(target: Expression, name: str) -> bool:
     )
 
 
-def report_passed_twice(api: CheckerPluginInterface, again: NameExpr, name: str, function: str) -> None:
-    reporting.error_with_notes(api, again, CODE, PASSED_TWICE.format(name=name, function=function), [PASS_A_COPY.format(name=name)])
+def report_passed_twice(api: CheckerPluginInterface, again: NameExpr, name: str, function: str, pytree: bool) -> None:
+    """A pytree's copy copies each leaf (``dict.copy()`` would keep the same arrays)."""
+    copy = f"jax.tree.map(lambda leaf: leaf.copy(), {name})" if pytree else f"{name}.copy()"
+    notes = [PASS_A_COPY.format(copy=copy, name=name)]
+    reporting.error_with_notes(api, again, CODE, PASSED_TWICE.format(name=name, function=function), notes)
 
 
 def report_read(api: CheckerPluginInterface, read: NameExpr, name: str, function: str, call: Context) -> None:

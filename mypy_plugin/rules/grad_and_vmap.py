@@ -16,24 +16,29 @@ from mypy.nodes import (
     ARG_OPT,
     ARG_POS,
     ARG_STAR,
+    ARG_STAR2,
     CallExpr,
     Context,
     Decorator,
+    DictExpr,
     Expression,
     FuncItem,
     ListExpr,
     NameExpr,
+    StrExpr,
     TupleExpr,
 )
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
 from mypy.types import FunctionLike, Type
 
-from mypy_plugin.analyses import structures, transforms
+from mypy_plugin.analyses import applied, structures, transforms, values
 from mypy_plugin.analyses.structures import Returns
 from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting
 from mypy_plugin.lib.rule import Rule
+from mypy_plugin.lib.source import int_literal, source
 
 GRAD_CODE: Final = errorcodes.GRAD_OUTPUT
+ARGUMENT_CODE: Final = errorcodes.GRAD_ARGUMENT
 VMAP_CODE: Final = errorcodes.VMAP_AXES
 
 SCALAR_GRADS: Final = {name: printed for name, printed in fullnames.GRADS.items() if printed in ("jax.grad", "jax.value_and_grad")}
@@ -50,6 +55,22 @@ OUT_AXES: Final = "out_axes of jax.vmap is {spec}, but {function} returns {got};
 OUT_AXES_LIKE_THE_OUTPUT: Final = (
     'Give "out_axes" the structure of what the function returns (one axis per output), or one int for every output'
 )
+INT_ARGUMENT: Final = "Argument {position} of {called} is {what}, which {transform} cannot differentiate; JAX raises TypeError"
+PASS_A_FLOAT: Final = 'Pass a float ("{float}"); to differentiate other arguments only, set "argnums" to their positions'
+TOO_FEW_POSITIONAL: Final = (
+    "{transform} differentiates argument {position} (argnums), but {called} passes {passed} by position; JAX raises {error}"
+)
+PASS_BY_POSITION: Final = 'Pass the differentiated arguments by position, or set "argnums" to the positions the calls pass'
+ARGNUMS_ERRORS: Final = {"jax.grad": "TypeError", "jax.value_and_grad": "TypeError"}
+"""What a call that passes too few positional arguments for ``argnums`` raises (``ValueError``
+for the rest: ``jax.jacfwd``, ``jax.jacrev``, ``jax.hessian``; measured on JAX 0.10.2)."""
+AXES_FOR_THE_CALL: Final = "in_axes of jax.vmap has {count} entries, but {called} passes {passed} by position; JAX raises ValueError"
+NOTHING_TO_MAP: Final = "Argument {position} of {called} is {what}, which has no axis for jax.vmap to map; JAX raises ValueError"
+PASS_AN_ARRAY: Final = 'Pass an array ("{jnp}.asarray({value})"), or give it "None" in "in_axes" to pass it unmapped'
+OTHER_KEYS: Final = (
+    "in_axes of jax.vmap gives argument {position} the keys {axes}, but {called} passes the keys {passed}; JAX raises ValueError"
+)
+SAME_KEYS: Final = 'Give "in_axes" a dict with the keys of the dict passed, or one int for the whole argument'
 ONE_PER_ARGUMENT: Final = 'Give one entry per positional argument the calls pass ("None" for one that is not mapped)'
 
 
@@ -64,9 +85,12 @@ def on_transform(ctx: FunctionContext) -> Type:
         check_decorator(ctx.api, context)
     elif isinstance(context, CallExpr) and context.args and context.arg_names[0] is None:
         function = transforms.function_of(context.args[0], tree.fullname)
-        options = transforms.options_of(context, 1, transforms.TRANSFORMS.get(fullnames.called(context.callee)))
+        fullname = fullnames.called(context.callee)
+        options = transforms.options_of(context, 1, transforms.TRANSFORMS.get(fullname))
         if function is not None and options is not None:
-            check(ctx.api, context, fullnames.called(context.callee), function, options)
+            check(ctx.api, context, fullname, function, options)
+        if options is not None:
+            check_calls(ctx.api, applied.calls_of_result(ctx.api, context), fullname, function, options)
     return ctx.default_return_type
 
 
@@ -92,9 +116,12 @@ def check_decorator(api: CheckerPluginInterface, decorator: Decorator) -> None:
     if isinstance(callee, CallExpr):
         callee = callee.callee
     check(api, node, fullnames.called(callee), decorator.func, options)
+    if len(decorator.decorators) == 1:
+        check_calls(api, applied.calls_of_decorated(api, decorator), fullnames.called(callee), decorator.func, options)
 
 
 def check(api: CheckerPluginInterface, at: Context, fullname: str, function: FuncItem, options: list[tuple[str, Expression]]) -> None:
+    """What the transform's own options and the function's returns decide, for every call."""
     if fullname in SCALAR_GRADS:
         check_grad(api, at, SCALAR_GRADS[fullname], function, dict(options))
     elif fullname == fullnames.VMAP:
@@ -136,6 +163,114 @@ def check_vmap(api: CheckerPluginInterface, at: Context, function: FuncItem, opt
             reporting.error_with_notes(api, at, VMAP_CODE, message, [ONE_PER_ARGUMENT])
 
 
+def check_calls(
+    api: CheckerPluginInterface, calls: list[CallExpr], fullname: str, function: FuncItem | None, options: list[tuple[str, Expression]]
+) -> None:
+    """The calls of what ``jax.grad`` (or its kin) or ``jax.vmap`` returned, each against the
+    options it was given (``analyses/applied.py`` finds them); a call with ``*args`` or
+    ``**kwargs`` is not read. The reports are about other lines than the transform that mypy
+    may be trying (an overloaded ``jax.value_and_grad``): made past its watchers, as
+    ``traced_values.check`` makes them."""
+    with mypy_internals.unwatched(api) as shown:
+        for call in calls if shown else []:
+            if any(kind in (ARG_STAR, ARG_STAR2) for kind in call.arg_kinds):
+                continue
+            if fullname in fullnames.GRADS:
+                check_grad_call(api, call, fullnames.GRADS[fullname], dict(options))
+            elif fullname == fullnames.VMAP:
+                check_vmap_call(api, call, function, dict(options))
+
+
+def check_grad_call(api: CheckerPluginInterface, call: CallExpr, transform: str, options: dict[str, Expression]) -> None:
+    """``argnums`` past the arguments the call passes by position, or an int (a bool) passed
+    at a differentiated position (unless ``allow_int`` is given)."""
+    numbers = transforms.literal_items(options["argnums"], int) if "argnums" in options else [0]
+    if numbers is None or any(number < 0 for number in numbers):
+        return
+    positional = [arg for arg, kind in zip(call.args, call.arg_kinds) if kind == ARG_POS]
+    called = f'"{source(call.callee) or "the function"}"'
+    beyond = [number for number in numbers if number >= len(positional)]
+    if beyond:
+        passed = reporting.counted(len(positional), "argument")
+        message = TOO_FEW_POSITIONAL.format(
+            transform=transform, position=beyond[0] + 1, called=called, passed=passed, error=ARGNUMS_ERRORS.get(transform, "ValueError")
+        )
+        reporting.error_with_notes(api, call, ARGUMENT_CODE, message, [PASS_BY_POSITION])
+        return
+    if "allow_int" in options:
+        return
+    for number in numbers:
+        arg = positional[number]
+        what = "an int" if int_literal(arg) is not None else "a bool" if is_bool(arg) else None
+        if what is not None:
+            message = INT_ARGUMENT.format(position=number + 1, called=called, what=what, transform=transform)
+            number_written = int_literal(arg)
+            written = f"{number_written}.0" if number_written is not None else "1.0"
+            reporting.error_with_notes(api, arg, ARGUMENT_CODE, message, [PASS_A_FLOAT.format(float=written)])
+            return
+
+
+def check_vmap_call(api: CheckerPluginInterface, call: CallExpr, function: FuncItem | None, options: dict[str, Expression]) -> None:
+    """``in_axes`` written as a tuple or list with another count of entries than the call's
+    positional arguments; a Python number, or a list or tuple of them, at a mapped position (it
+    has no axis); a dict of ``in_axes`` whose keys are not those of the dict passed there."""
+    in_axes = options.get("in_axes")
+    positional = [arg for arg, kind in zip(call.args, call.arg_kinds) if kind == ARG_POS]
+    called = f'"{source(call.callee) or "the function"}"'
+    if in_axes is None or int_literal(in_axes) is not None:
+        axes: list[Expression | None] = [None] * len(positional)  # every argument mapped
+    elif isinstance(in_axes, (TupleExpr, ListExpr)):
+        axes = list(in_axes.items)
+        parameters = [arg for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT)] if function is not None else None
+        if parameters is not None and len(axes) > len(parameters):
+            return  # the transform is reported (TOO_MANY_AXES)
+        if len(axes) != len(positional):
+            passed = reporting.counted(len(positional), "argument")
+            message = AXES_FOR_THE_CALL.format(count=len(axes), called=called, passed=passed)
+            reporting.error_with_notes(api, call, VMAP_CODE, message, [ONE_PER_ARGUMENT])
+            return
+    else:
+        return
+    for index, (arg, axis) in enumerate(zip(positional, axes)):
+        if axis is None or int_literal(axis) is not None:
+            what = unmappable(arg)
+            if what is not None:
+                message = NOTHING_TO_MAP.format(position=index + 1, called=called, what=what)
+                written, _ = checked_module.reference(api, fullnames.JAX_NUMPY, "asarray")
+                note = PASS_AN_ARRAY.format(jnp=written.rpartition(".")[0] or "jnp", value=source(arg) or "values")
+                reporting.error_with_notes(api, arg, VMAP_CODE, message, [note])
+                return
+        elif isinstance(axis, DictExpr) and isinstance(arg, DictExpr):
+            wanted, given = string_keys(axis), string_keys(arg)
+            if wanted is not None and given is not None and wanted != given:
+                message = OTHER_KEYS.format(position=index + 1, axes=listed(wanted), called=called, passed=listed(given))
+                reporting.error_with_notes(api, arg, VMAP_CODE, message, [SAME_KEYS])
+                return
+
+
+def unmappable(arg: Expression) -> str | None:
+    """``a Python number`` for ``3.0``, ``a list of Python numbers`` for ``[1.0, 2.0]``: leaves
+    of rank 0, which ``jax.vmap`` cannot map over."""
+    if values.is_number(arg):
+        return "a Python number"
+    if isinstance(arg, (ListExpr, TupleExpr)) and arg.items and all(values.is_number(item) for item in arg.items):
+        return f"a {'list' if isinstance(arg, ListExpr) else 'tuple'} of Python numbers"
+    return None
+
+
+def string_keys(node: DictExpr) -> frozenset[str] | None:
+    keys = [key.value if isinstance(key, StrExpr) else None for key, _ in node.items]
+    return frozenset(key for key in keys if key is not None) if all(key is not None for key in keys) else None
+
+
+def listed(keys: frozenset[str]) -> str:
+    return ", ".join(f'"{key}"' for key in sorted(keys))
+
+
+def is_bool(node: Expression) -> bool:
+    return isinstance(node, NameExpr) and node.fullname in ("builtins.True", "builtins.False")
+
+
 def check_out_axes(api: CheckerPluginInterface, at: Context, function: FuncItem, out_axes: Expression) -> None:
     """``out_axes`` written as a tuple, a list or a dict that no return of the function fits."""
     spec = structures.of_expression(out_axes)
@@ -153,7 +288,7 @@ def is_none(node: Expression) -> bool:
 
 RULE: Final = Rule(
     GRAD_CODE,
-    other_codes=(VMAP_CODE,),
-    function_hooks={**dict.fromkeys(SCALAR_GRADS, on_transform), fullnames.VMAP: on_transform},
+    other_codes=(ARGUMENT_CODE, VMAP_CODE),
+    function_hooks={**dict.fromkeys(fullnames.GRADS, on_transform), fullnames.VMAP: on_transform},
     function_signature_hooks={fullnames.PARTIAL: on_partial},
 )

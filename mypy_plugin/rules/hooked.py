@@ -248,10 +248,13 @@ HOOKED: Final[tuple[Hooked, ...]] = (
     Hooked(
         "grad_and_vmap",
         "RULE",
-        codes=("jax-grad-output", "jax-vmap-axes"),
+        codes=("jax-grad-output", "jax-grad-argument", "jax-vmap-axes"),
         function_signature_hooks=("functools.partial",),
         function_hooks=(
             "jax._src.api.grad",
+            "jax._src.api.hessian",
+            "jax._src.api.jacfwd",
+            "jax._src.api.jacrev",
             "jax._src.api.value_and_grad",
             "jax._src.api.vmap",
         ),

@@ -16,7 +16,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from mypy.nodes import CallExpr, Context, Decorator, Expression, FuncDef, FuncItem, IndexExpr, LambdaExpr, MemberExpr, NameExpr
+from mypy.nodes import (
+    CallExpr,
+    Context,
+    Decorator,
+    Expression,
+    FuncDef,
+    FuncItem,
+    IndexExpr,
+    LambdaExpr,
+    ListExpr,
+    MemberExpr,
+    NameExpr,
+    TupleExpr,
+)
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
 from mypy.types import FunctionLike, Type
 
@@ -39,6 +52,7 @@ RAISES: Final = {
     sites.BOOLEAN_MASK: "NonConcreteBooleanIndexError",
     sites.NO_SIZE: "ConcretizationTypeError",
     sites.SLICE: "IndexError",
+    sites.FORMAT: "TypeError",
 }
 """What JAX raises at each kind of site."""
 
@@ -57,9 +71,13 @@ KEEP_AN_ARRAY: Final = 'A tracer has no Python value while JAX traces: keep it a
 AUX: Final = (
     'Keep it an array here; for its Python value (to log it), return it beside the result with "has_aux=True" and convert it outside'
 )
-PRINT: Final = 'To print it as the function runs, use "jax.debug.print("{{}}", {value})"'
+PRINT: Final = 'To print it as the function runs, use "jax.debug.print("{{{spec}}}", {value})"'
 FORI_LOOP: Final = 'Loop a traced number of times with "jax.lax.fori_loop(0, n, body_fun, init_val)"'
-INDEX_AN_ARRAY: Final = 'Index a JAX array instead (e.g. "{jnp}.asarray(values)[i]")'
+INDEX_THE_VALUES: Final = (
+    'Keep the values in a JAX array and index it (e.g. "{jnp}.asarray(list({values}.values()))[{index}]" for keys 0, 1, ...)'
+)
+ITEMS_OF_A_SHAPE: Final = "Iterating a 0-d array raises TypeError there instead, a 2-d one ValueError"
+INDEX_AN_ARRAY: Final = 'Index a JAX array instead (e.g. "{jnp}.asarray({values})[{index}]")'
 USE_JAX_NUMPY: Final = 'Use the jax.numpy function, which traces: "{name}"'
 STATIC: Final = 'If "{name}" is a Python setting, make it static: {how}'
 PASS_TO_JIT: Final = 'pass "static_argnames=("{name}",)" to jax.jit'
@@ -95,6 +113,7 @@ SHAPE_FROM_SHAPES: Final = (
 STATIC_SLICE: Final = (
     'Slice with a traced start and a static size: "jax.lax.dynamic_slice_in_dim(x, start, size)"; or make "{value}" static'
 )
+SLICED_LIST: Final = 'Where "{name}" is a list, Python raises TracerIntegerConversionError there instead'
 SETTING_FROM_PYTHON: Final = (
     "JAX reads it while tracing, to decide what to compute: pass a Python value, computed from shapes "
     '("x.ndim - 1") and Python settings, not from array values'
@@ -226,7 +245,9 @@ def value_notes(api: CheckerPluginInterface, traced: TransformedFunction, site: 
     condition = source(site.value) or "pred"
     jnp = numpy_name(api)
     found: list[str] = []
-    if site.kind == sites.BOOL:
+    if site.kind == sites.BOOL and site.callee in sites.COMPARING_BUILTINS:
+        found.extend(compare_with_jax_numpy(api, site))
+    elif site.kind == sites.BOOL:
         found.append(
             {
                 '"while"': LOOP,
@@ -243,18 +264,49 @@ def value_notes(api: CheckerPluginInterface, traced: TransformedFunction, site: 
         found.append(USE_JAX_NUMPY.format(name=f"{reference}({source(site.value) or 'x'})"))
     elif site.kind == sites.CONVERT:
         if site.printing:
-            found.append(PRINT.format(value=source(site.value) or "x"))
+            found.append(PRINT.format(spec="", value=source(site.value) or "x"))
         else:
             found.append(AUX if traced.differentiated else KEEP_AN_ARRAY.format(jnp=jnp))
     elif site.kind == sites.INDEX:
-        found.append(FORI_LOOP if site.construct == '"range()"' else INDEX_AN_ARRAY.format(jnp=jnp))
+        found.append(FORI_LOOP if site.construct == '"range()"' else index_an_array(site, jnp, site.construct == sites.DICT_INDEX))
+    elif site.kind == sites.NUMPY_CONVERSION and site.construct == sites.NUMPY_INDEX:
+        found.append(index_an_array(site, jnp))
     elif site.kind == sites.NUMPY_CONVERSION:
         name = site.callee.rpartition(".")[2] if site.callee else "asarray"
         reference, _ = checked_module.reference(api, fullnames.JAX_NUMPY, name)
         found.append(USE_JAX_NUMPY.format(name=f"{reference}({source(site.value) or 'x'})"))
+    elif site.kind == sites.FORMAT:
+        found.append(PRINT.format(spec=site.construct.partition('"')[2].rstrip('"'), value=source(site.value) or "x"))
     elif site.kind == sites.SETTING_ARGUMENT:
         found.append(SETTING_FROM_PYTHON)
     return found
+
+
+def index_an_array(site: Site, jnp: str, mapping: bool = False) -> str:
+    """The container indexed by a tracer, made a JAX array (``jnp.asarray(TABLE)[i]``; a dict's
+    values, for keys that count from 0)."""
+    base = site.node.base if isinstance(site.node, IndexExpr) else None
+    values = (source(base) if base is not None else None) or "values"
+    values = values if len(values) <= LONGEST_QUOTED else "values"
+    index = source(site.value) or "i"
+    if mapping:
+        return INDEX_THE_VALUES.format(jnp=jnp, values=values, index=index)
+    return INDEX_AN_ARRAY.format(jnp=jnp, values=values, index=index)
+
+
+def compare_with_jax_numpy(api: CheckerPluginInterface, site: Site) -> list[str]:
+    """``max(x, 0.0)`` as ``jnp.maximum(x, 0.0)``, ``any(x > 0)`` as ``jnp.any(x > 0)``; where one
+    array's items are compared, what other shapes raise."""
+    assert isinstance(site.node, CallExpr)  # a comparing builtin's call
+    one, two = sites.COMPARING_BUILTINS[site.callee]
+    arguments = [source(arg) or "x" for arg in site.node.args]
+    reference, _ = checked_module.reference(api, fullnames.JAX_NUMPY, two if len(arguments) > 1 else one)
+    if len(arguments) > 1:
+        return [USE_JAX_NUMPY.format(name=f"{reference}({', '.join(arguments)})")]
+    if isinstance(site.node.args[0], (ListExpr, TupleExpr)):  # the items as one array
+        stack, _ = checked_module.reference(api, fullnames.JAX_NUMPY, "stack")
+        return [USE_JAX_NUMPY.format(name=f"{reference}({stack}({arguments[0]}))")]
+    return [USE_JAX_NUMPY.format(name=f"{reference}({arguments[0]})"), ITEMS_OF_A_SHAPE]
 
 
 def static_note(api: CheckerPluginInterface, traced: TransformedFunction, value: Expression) -> tuple[str, Fix | None] | None:
@@ -289,6 +341,9 @@ def report_shape(api: CheckerPluginInterface, traced: TransformedFunction, site:
     elif site.kind == sites.SLICE:
         message = TRACED_SLICE_BOUND.format(**said)
         note = STATIC_SLICE.format(value=value)
+        if site.construct == sites.SLICED_PARAMETER:
+            base = site.node.base if isinstance(site.node, IndexExpr) else None
+            note = f"{note}. {SLICED_LIST.format(name=(source(base) if base is not None else None) or 'it')}"
     elif site.kind == sites.BOOLEAN_MASK:
         message = TRACED_MASK.format(mask=describe_mask(site.value), **said)
         base = site.node.base if isinstance(site.node, IndexExpr) else None

@@ -116,6 +116,14 @@ def peak_gradient(signal):
     return slope(signal)
 
 
+def cube_slope():
+    def cube(t):
+        return t**3
+
+    slope = jax.grad(cube)
+    return slope(2)  # jax-grad-argument
+
+
 def pairwise_gaps(signal):
     def gap(a, b):
         return jnp.abs(a - b)
