@@ -4,8 +4,10 @@
 Fetches each library's wheel with pip (the sources are only read), checks its package with mypy
 and the plugin in this process (``check_untyped_defs``, imports not installed ignored), and
 counts, with a hook around ``tracing.Walk``: the transformed functions walked (each once, by
-transform), the parameters taken as traced or as pytrees of tracers, the helpers followed, and
-every report of the plugin by code (each printed to stderr, to be explained). Run it with the
+transform), the parameters taken as traced or as pytrees of tracers, the helpers followed,
+where the walk gives up (each call given tracers that it neither knows nor follows, by why:
+``calls.not_followed``), and every report of the plugin by code (each printed to stderr, to be
+explained). Run it with the
 Python of the environment ``scripts/test`` builds:
 
     .venv-test/bin/python benchmarks/walk_count.py chex==0.1.92 optax==0.2.8 ... [--json out.json]
@@ -26,8 +28,9 @@ import zipfile
 from pathlib import Path
 
 from mypy import api
+from mypy.nodes import CallExpr
 
-from mypy_plugin.analyses import tracing
+from mypy_plugin.analyses import calls, tracing
 from mypy_plugin.analyses.sites import Site
 from mypy_plugin.analyses.values import Env, State
 
@@ -49,10 +52,12 @@ class Counts:
         self.by_transform: collections.Counter[str] = collections.Counter()
         self.parameters = 0
         self.helpers: set[tuple[str, str]] = set()
+        self.gave_up: dict[tuple[str, int, int], str] = {}
         self.reports: dict[str, dict[str, int]] = {}
 
     def install(self) -> None:
-        """Wrap ``Walk.run`` (each transformed function) and ``Walk.follow`` (each helper)."""
+        """Wrap ``Walk.run`` (each transformed function), ``Walk.follow`` (each helper) and
+        ``Walk.gave_up`` (each call not followed)."""
         run, follow = tracing.Walk.run, tracing.Walk.follow
         counts = self
 
@@ -71,6 +76,10 @@ class Counts:
                 counts.helpers.add((walk.module, getattr(getattr(node, "callee", None), "fullname", "")))
             return found
 
+        def counted_gave_up(walk: tracing.Walk, node: CallExpr) -> None:
+            counts.gave_up.setdefault((walk.module, node.line, node.column), calls.not_followed(node, walk.module))
+
+        tracing.Walk.gave_up = counted_gave_up  # type: ignore[method-assign,assignment]
         tracing.Walk.run = counted_run  # type: ignore[assignment]
         tracing.Walk.follow = counted_follow  # type: ignore[method-assign,assignment]
 
@@ -114,6 +123,7 @@ def main() -> int:
         "by transform": dict(counts.by_transform.most_common()),
         "parameters traced or pytrees of tracers": counts.parameters,
         "helpers followed": len(counts.helpers),
+        "calls given tracers, not followed": dict(collections.Counter(counts.gave_up.values()).most_common()),
         "reports of the plugin": counts.reports,
     }
     print(json.dumps(result, indent=2))

@@ -1,60 +1,115 @@
 """Where the function a transform returns is called: the calls whose arguments decide what runs.
 
 ``jax.grad(f)`` and ``jax.vmap(f)`` return a plain ``Callable`` in JAX's stubs, whose calls run
-no hook of the plugin. So the calls are found in the module's syntax tree from the transform:
-called at once (``jax.grad(f)(3.0)``), or through the one name it is assigned to
-(``grad_fn = jax.grad(f)``, then ``grad_fn(x)`` in the statements after it in that block, the
-blocks inside them and the functions defined there), or, for a decorated function, through its
-own name in the statements after the definition. A name bound again in that scope is not
-followed (which binding a call sees is not known).
+no hook of the plugin; and what a call of a jitted function passes decides what an unannotated
+parameter holds. So the calls are found in the module's syntax tree from the transform: called at
+once (``jax.grad(f)(3.0)``), through the one name it is assigned to (``grad_fn = jax.grad(f)``,
+then ``grad_fn(x)`` anywhere in the module), or, for a function whose decorators are all
+transforms, through its own name (``nodes.References``). A name bound by more than one
+assignment, or used otherwise than called (passed on, stored, returned), has calls that are not
+all known: they are then not complete (``Applied.complete``).
 """
 
 from __future__ import annotations
 
-from mypy.nodes import AssignmentStmt, Block, CallExpr, Decorator, NameExpr, Statement
+from mypy.nodes import (
+    ARG_OPT,
+    ARG_POS,
+    ARG_STAR,
+    ARG_STAR2,
+    AssignmentStmt,
+    CallExpr,
+    Decorator,
+    Expression,
+    ListExpr,
+    NameExpr,
+    TupleExpr,
+)
 from mypy.plugin import CheckerPluginInterface
 
-from mypy_plugin.lib import checked_module, nodes, statements
+from mypy_plugin.analyses import transforms
+from mypy_plugin.analyses.transforms import TransformedFunction
+from mypy_plugin.analyses.values import PYTHON_LIST, TRACED, Env, State, is_number
+from mypy_plugin.lib import arguments, checked_module, mypy_internals, nodes
 
 
-def calls_of_result(api: CheckerPluginInterface, transform: CallExpr) -> list[CallExpr]:
+class Applied:
+    """The calls found of a transformed function, and whether they are all of its calls."""
+
+    __slots__ = ("calls", "complete")
+
+    def __init__(self, calls: list[CallExpr], complete: bool) -> None:
+        self.calls = calls
+        self.complete = complete
+
+
+NOT_FOUND = Applied([], False)
+
+
+def calls_of_result(api: CheckerPluginInterface, transform: CallExpr) -> Applied:
     """The calls of what ``transform`` (``jax.grad(f, ...)``) returns."""
     chain = checked_module.enclosing_statements(api, transform)
     if not chain:
-        return []
+        return NOT_FOUND
     holding = chain[-1]
     direct = [call for call in nodes.calls_in([holding]) if call.callee is transform]
     if direct:
-        return direct
+        return Applied(direct, True)
     if not (isinstance(holding, AssignmentStmt) and holding.rvalue is transform and len(holding.lvalues) == 1):
-        return []
+        return NOT_FOUND
     target = holding.lvalues[0]
-    return calls_of_name(api, chain, target) if isinstance(target, NameExpr) else []
+    return calls_of_name(api, target.name, target.node) if isinstance(target, NameExpr) else NOT_FOUND
 
 
-def calls_of_decorated(api: CheckerPluginInterface, decorator: Decorator) -> list[CallExpr]:
-    """The calls of a decorated function by its name, after its definition."""
-    chain = checked_module.enclosing_statements(api, decorator)
-    if not chain or chain[-1] is not decorator:
-        return []
-    return calls_of_name(api, chain, NameExpr(decorator.name), decorator.var)
+def calls_of_decorated(api: CheckerPluginInterface, decorator: Decorator) -> Applied:
+    """The calls of a decorated function by its name."""
+    return calls_of_name(api, decorator.name, decorator)
 
 
-def calls_of_name(api: CheckerPluginInterface, chain: list[Statement], name: NameExpr, node: object = None) -> list[CallExpr]:
-    """The calls of ``name`` (bound by the innermost statement of ``chain``) after it."""
-    after = checked_module.statements_after(api, chain)
-    if after is None or any(name.name in bound_names(statement) for statement in after):
-        return []
-    node = node if node is not None else name.node
-    return [
-        call
-        for call in nodes.calls_in(after)
-        if isinstance(call.callee, NameExpr) and call.callee.name == name.name and (node is None or call.callee.node is node)
-    ]
+def calls_of_name(api: CheckerPluginInterface, name: str, node: object) -> Applied:
+    tree = mypy_internals.module_tree(api)
+    if tree is None or node is None:
+        return NOT_FOUND
+    found = nodes.references(tree)
+    return Applied(found.calls(name, node), not found.escapes(name, node))
 
 
-def bound_names(statement: Statement) -> set[str]:
-    """The names ``statement`` binds, in its own scope (not in the functions it defines)."""
-    found = statements.assigned_names(Block([statement]))
-    name = getattr(statement, "name", None)
-    return found | {name} if isinstance(name, str) else found
+def calls_of_transformed(api: CheckerPluginInterface, transform: CallExpr | Decorator) -> Applied:
+    """The calls of a transformed function: ``@jax.jit`` (every decorator a transform) or
+    ``jax.jit(f, ...)``."""
+    if isinstance(transform, Decorator):
+        if not all(transforms.transform_of(node) is not None for node in transform.decorators):
+            return NOT_FOUND
+        return calls_of_decorated(api, transform)
+    return calls_of_result(api, transform)
+
+
+def given_states(transformed: TransformedFunction, applied: Applied) -> Env:
+    """What the calls written in the module pass to each unannotated parameter, where every call
+    passes the same kind of value and no call escapes the search: a number (traced, under the
+    transforms that trace every argument) or a list or tuple of numbers (a Python list of
+    tracers, ``PYTHON_LIST``). A call with ``*args`` or ``**kwargs`` leaves every parameter as
+    it is."""
+    if not applied.complete or not applied.calls or transformed.kind not in transforms.TRACING_EVERY_ARGUMENT:
+        return {}
+    if any(kind in (ARG_STAR, ARG_STAR2) for call in applied.calls for kind in call.arg_kinds):
+        return {}
+    function = transformed.function
+    parameters = function.arguments[1:] if transformed.bound else function.arguments
+    positional = [arg.variable.name for arg in parameters if arg.kind in (ARG_POS, ARG_OPT)]
+    found: dict[str, list[State]] = {name: [] for name in transformed.leaf_parameters}
+    for call in applied.calls:
+        written = dict(zip(arguments.parameters_written(call, positional), call.args))
+        for name, states in found.items():
+            states.append(passed(written[name]) if name in written else None)
+    return {name: states[0] for name, states in found.items() if states[0] is not None and all(s == states[0] for s in states)}
+
+
+def passed(arg: Expression) -> State:
+    """What a jitted function's parameter holds for ``arg`` as written: a tracer for a number, a
+    Python list of tracers for a list or tuple of numbers; undecided for anything else."""
+    if is_number(arg):
+        return TRACED
+    if isinstance(arg, (ListExpr, TupleExpr)) and arg.items and all(is_number(item) for item in arg.items):
+        return PYTHON_LIST
+    return None

@@ -17,23 +17,29 @@ from mypy.nodes import (
     ARG_NAMED_OPT,
     ARG_OPT,
     ARG_POS,
+    ARG_STAR,
+    ARG_STAR2,
     CallExpr,
+    Decorator,
     Expression,
     FuncDef,
     FuncItem,
     ListExpr,
     MemberExpr,
     NameExpr,
+    OverloadedFuncDef,
     RefExpr,
     StrExpr,
     TupleExpr,
+    TypeInfo,
+    Var,
 )
 
 from mypy_plugin.analyses import contract, sites
 from mypy_plugin.analyses.contract import Concrete
 from mypy_plugin.analyses.expressions import Expressions
 from mypy_plugin.analyses.sites import BOOL, CONVERT, FORMAT, INDEX, NO_SIZE, NUMPY_CONVERSION, SETTING_ARGUMENT, SHAPE_ARGUMENT
-from mypy_plugin.analyses.transforms import TransformedFunction, declared_type, traceable
+from mypy_plugin.analyses.transforms import TransformedFunction, declared_type, receiver_of, traceable
 from mypy_plugin.analyses.values import (
     CANDIDATE,
     CONCRETE_ARRAY,
@@ -127,10 +133,14 @@ class Calls(Expressions):
             return self.method_call(node, method, args)
         self.sizes(node, fullname, args, positional)
         if not isinstance(callee, RefExpr):
+            if traced_args:
+                self.gave_up(node)
             return None
         followed = self.follow(node, args, env)
         if followed is not None and followed[0] is not None:
             return followed[0]
+        if followed is None and traced_args and not fullname.startswith(KNOWN_MODULES):
+            self.gave_up(node)
         declared = array_state(returned_type(callee.node)) or (TRACED if jitted_by_jax(callee.node) else None)
         if declared is None:
             return None
@@ -193,6 +203,11 @@ class Calls(Expressions):
                 self.site(FORMAT, node, node.args[position], f'Format spec ":{spec}"')
                 return
 
+    def gave_up(self, node: CallExpr) -> None:
+        """A call given tracers that the walk neither knows (JAX, NumPy, Python's own) nor
+        follows: what it does with them is not seen. Nothing is done here; ``benchmarks/
+        walk_count.py`` counts these by ``not_followed``."""
+
     def method_call(self, node: CallExpr, method: str, args: list[State]) -> State:
         """A method of a tracer (or of a concrete array whose operations are staged): a shape
         given to ``.reshape()``, a conversion, ``.nonzero()`` without ``size=``; a tracer."""
@@ -243,18 +258,22 @@ class Calls(Expressions):
         states on its parameters, and keep its sites with the call on their trail. A function
         defined in the walked body sees its closure's states at the call. None where the call is
         not followed: another module's function, a method, a decorated function, a generator,
-        arguments passed with ``*`` or ``**``, past ``HELPER_DEPTH`` calls."""
+        arguments passed with ``*`` or ``**``, past ``HELPER_DEPTH`` calls. A class of the module
+        called (a constructor) runs the ``__init__`` written in its body (``initializer``)."""
         function = node.callee.node if isinstance(node.callee, NameExpr) else None
+        constructed = isinstance(function, TypeInfo)
+        if isinstance(function, TypeInfo):
+            function = initializer(function, self.module)
         if not isinstance(function, FuncDef) or self.depth >= HELPER_DEPTH:
             return None
         local = function in self.defined
-        if not local and function.fullname != f"{self.module}.{function.name}":
+        if not local and not constructed and function.fullname != f"{self.module}.{function.name}":
             return None
         if function.is_generator or function.is_coroutine or function.is_async_generator or function is self.transformed.function:
             return None
         if function.is_conditional:
             return None  # defined under "if": a variant of it may be the one called
-        parameters = passed_to(function, node, args)
+        parameters = passed_to(function, node, args, bound=constructed)
         if parameters is None:
             return None
         closure = {name: state for name, state in env.items() if name not in parameters} if local else {}
@@ -273,6 +292,8 @@ class Calls(Expressions):
         self.followed[key] = None
         helper = type(self)(self.transformed, self.module, self.followed, self.depth + 1)
         returned = helper.body(function, {**closure, **parameters})
+        if constructed:
+            returned = None  # an instance, whose fields are not followed
         self.followed[key] = returned
         for found, site in helper.sites.items():
             site.trail = ((node, function), *site.trail)
@@ -280,17 +301,67 @@ class Calls(Expressions):
         return (returned,)
 
 
-def passed_to(function: FuncDef, call: CallExpr, args: list[State]) -> dict[str, State] | None:
-    """The state of each parameter of ``function`` that ``call`` passes an argument to; None
-    where an argument's parameter is unknown (``*args``, ``**kwargs``, a name it does not have)."""
-    positional = [arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT)]
-    named = {arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT, ARG_NAMED, ARG_NAMED_OPT)}
+def passed_to(function: FuncDef, call: CallExpr, args: list[State], bound: bool = False) -> dict[str, State] | None:
+    """The state of each parameter of ``function`` that ``call`` passes an argument to (after
+    ``self`` for a ``bound`` method: a constructor's ``__init__``); None where an argument's
+    parameter is unknown (``*args``, ``**kwargs``, a name it does not have)."""
+    parameters = function.arguments[1:] if bound else function.arguments
+    positional = [arg.variable.name for arg in parameters if arg.kind in (ARG_POS, ARG_OPT)]
+    named = {arg.variable.name for arg in parameters if arg.kind in (ARG_POS, ARG_OPT, ARG_NAMED, ARG_NAMED_OPT)}
     found: dict[str, State] = {}
     for name, state in zip(arguments.parameters_written(call, positional), args):
         if name is None or name not in named or name in found:
             return None
         found[name] = state
     return found
+
+
+KNOWN_MODULES: Final = ("jax.", "numpy.", "builtins.", "math.", "jaxlib.", "typing.")
+"""Where the callees the walk reads by their names are defined (``sites``, ``contract``)."""
+NOT_FOLLOWED: Final = {
+    "imported": "a function of another module",
+    "method": "a method call",
+    "callable": "a callable held in a name (a parameter, a variable)",
+    "dynamic": "a call of an expression (a call's result, an item)",
+    "star": "arguments passed with * or **",
+    "class": "a class whose __init__ is not written in the module",
+    "decorated": "a decorated function",
+    "other": "another reason (depth, a generator, a function defined under if)",
+}
+"""Why a call given tracers is not followed, as ``not_followed`` tells them apart."""
+
+
+def not_followed(node: CallExpr, module: str) -> str:
+    """The key of ``NOT_FOLLOWED`` that says why the walk did not follow ``node``."""
+    callee = node.callee
+    if any(kind in (ARG_STAR, ARG_STAR2) for kind in node.arg_kinds):
+        return "star"
+    if not isinstance(callee, RefExpr):
+        return "dynamic"
+    target = callee.node
+    if isinstance(callee, MemberExpr) and not isinstance(target, (FuncDef, Decorator, TypeInfo)):
+        return "method"
+    if isinstance(target, TypeInfo):
+        return "class"
+    if isinstance(target, Decorator):
+        return "decorated" if target.fullname.startswith(module + ".") else "imported"
+    if isinstance(target, (FuncDef, OverloadedFuncDef)):
+        return "other" if target.fullname.startswith(module + ".") else "imported"
+    if isinstance(target, Var):
+        return "callable"
+    return "other"
+
+
+def initializer(info: TypeInfo, module: str) -> FuncDef | None:
+    """The ``__init__`` written in the body of a class of ``module`` (not one a plugin made for
+    a dataclass or a NamedTuple, nor an inherited one): a constructor called with tracers runs
+    it with them."""
+    if not info.fullname.startswith(module + ".") or info.is_named_tuple:
+        return None
+    found = info.names.get("__init__")
+    init = found.node if found is not None else None
+    written = isinstance(init, FuncDef) and any(statement is init for statement in info.defn.defs.body)
+    return init if written and isinstance(init, FuncDef) and receiver_of(init) is not None else None
 
 
 def traced_item(node: Expression, state: State) -> Expression:

@@ -16,6 +16,7 @@ from mypy.nodes import (
     CallExpr,
     ComparisonExpr,
     ConditionalExpr,
+    DictExpr,
     DictionaryComprehension,
     Expression,
     FloatExpr,
@@ -47,6 +48,8 @@ from mypy_plugin.analyses.values import (
     ITEM,
     MAPPING,
     NUMPY_ARRAY,
+    PYTHON_DICT,
+    PYTHON_LIST,
     SEQUENCE,
     TRACED,
     TRACED_MASK,
@@ -140,10 +143,16 @@ class Expressions:
         if isinstance(node, ListExpr):
             for item in node.items:
                 self.value(item, env)
-            return None
+            return PYTHON_LIST
+        if isinstance(node, DictExpr):
+            for key, item in node.items:
+                for part in (key, item):
+                    if part is not None:
+                        self.value(part, env)
+            return PYTHON_DICT
         if isinstance(node, (ListComprehension, SetComprehension)):
             self.comprehension(node.generator, env)
-            return None
+            return PYTHON_LIST if isinstance(node, ListComprehension) else None
         if isinstance(node, GeneratorExpr):
             self.comprehension(node, env)
             return None
@@ -224,7 +233,7 @@ class Expressions:
     def python_index(self, node: IndexExpr, base: State) -> None:
         """A tracer indexing a Python list or tuple (which needs an int: ``__index__``), a dict
         (which hashes it) or a NumPy array (which converts it), written there or a module's."""
-        held = python_container(node.base) if not staged_by_operation(base) else None
+        held = python_container(node.base, base) if not staged_by_operation(base) else None
         if held == SEQUENCE:
             self.site(INDEX, node, node.index, "indexing a Python sequence")
         elif held == MAPPING:

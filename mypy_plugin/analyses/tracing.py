@@ -64,7 +64,7 @@ class Walk(Calls, flow.Flow[Env]):
 
     def run(self) -> list[Site]:
         leaf = ITEM if self.transformed.arrays_only else CANDIDATE
-        env: Env = {name: leaf for name in self.transformed.leaf_parameters}
+        env: Env = {name: self.transformed.given.get(name, leaf) for name in self.transformed.leaf_parameters}
         env.update({name: TRACED for name in self.transformed.traced_parameters})
         self.body(self.transformed.function, env)
         return sorted(self.sites.values(), key=lambda site: (site.node.line, site.node.column))

@@ -42,6 +42,7 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import AnyType, CallableType, Instance, TupleType, Type, get_proper_type
 
+from mypy_plugin.analyses.values import Env
 from mypy_plugin.lib import arguments, checked_module, fixes, fullnames, release, types
 from mypy_plugin.lib.fixes import Fix
 from mypy_plugin.lib.source import int_literal, source
@@ -99,8 +100,13 @@ TRANSFORMS: Final = {
     fullnames.EQUINOX_FILTER_VMAP: EQUINOX_VMAP_KIND,
 }
 """The full names of the transforms, and the kind each one is."""
-SECOND_POSITIONAL: Final = {VMAP_KIND: "in_axes", PMAP_KIND: "axis_name", **dict.fromkeys(GRAD_KINDS, "argnums")}
-"""The option a transform takes second by position, after its function (``jax.vmap(f, in_axes)``)."""
+POSITIONAL_OPTIONS: Final = {
+    VMAP_KIND: ("in_axes", "out_axes", "axis_name", "axis_size", "spmd_axis_name"),
+    PMAP_KIND: ("axis_name",),
+    **dict.fromkeys(GRAD_KINDS, ("argnums", "has_aux", "holomorphic")),
+}
+"""The options a transform takes by position after its function, in order (``jax.vmap(f, (0,
+None), 0)``), the same on every JAX release the package supports."""
 Options = list[tuple[str, Expression]]
 """A transform's options as a call passes them, each by name."""
 PRINTED: Final = {
@@ -129,7 +135,7 @@ class TransformedFunction:
     ``jax.checkpoint``, a ``lax`` body): whether the calls of JAX inside it are staged (every
     result a tracer) and which parameters are traced."""
 
-    __slots__ = ("function", "kind", "traced_parameters", "leaf_parameters", "decorator", "name")
+    __slots__ = ("function", "kind", "traced_parameters", "leaf_parameters", "decorator", "name", "bound", "given")
 
     def __init__(
         self,
@@ -139,6 +145,7 @@ class TransformedFunction:
         decorator: Expression | None,
         leaves: frozenset[str] = frozenset(),
         name: str = "",
+        bound: bool = False,
     ) -> None:
         self.function = function
         self.kind = kind
@@ -158,6 +165,12 @@ class TransformedFunction:
         transform of the function, or None for another form."""
         self.name = name
         """How messages name the transform, where its kind does not (``jax.lax.fori_loop``)."""
+        self.bound = bound
+        """A method bound to its instance (``jax.jit(model.step)``): ``self`` is not an argument."""
+        self.given: Env = {}
+        """What the module's calls pass to parameters written without a type, where they all
+        agree (``applied.given_states``): a state of ``values`` for each, in place of
+        ``CANDIDATE``."""
 
     @property
     def transform(self) -> str:
@@ -221,15 +234,15 @@ def transform_of(node: Expression) -> tuple[str, Options] | None:
 def options_of(call: CallExpr, first: int, kind: str | None = None) -> Options | None:
     """The options a transform's call passes from its argument ``first`` on, each with its
     name: ``jax.jit(f, static_argnums=0)`` from 1, ``jax.jit(static_argnums=0)`` from 0,
-    ``partial(jax.jit, ...)`` from 1. Where the call passes the function first, the option a
-    transform of ``kind`` takes second by position is named (``jax.vmap(f, in_axes)``,
-    ``jax.grad(f, argnums)``). None where an option is given otherwise (another by position,
-    ``**options``): what it sets is not read."""
+    ``partial(jax.jit, ...)`` from 1. Where the call passes the function first, the options a
+    transform of ``kind`` takes by position are named (``jax.vmap(f, in_axes, out_axes)``,
+    ``jax.grad(f, argnums)``: ``POSITIONAL_OPTIONS``). None where an option is given otherwise
+    (another by position, ``**options``): what it sets is not read."""
     options = []
-    second = SECOND_POSITIONAL.get(kind) if kind is not None and first == 1 else None
-    for index, (name, value) in enumerate(zip(call.arg_names[first:], call.args[first:])):
-        if name is None and index == 0 and second is not None and call.arg_kinds[first] == ARG_POS:
-            name = second
+    by_position = POSITIONAL_OPTIONS.get(kind, ()) if kind is not None and first == 1 else ()
+    for index, (name, value, arg_kind) in enumerate(zip(call.arg_names[first:], call.args[first:], call.arg_kinds[first:])):
+        if name is None and arg_kind == ARG_POS and index < len(by_position):
+            name = by_position[index]
         if name is None:
             return None
         options.append((name, value))
@@ -270,6 +283,21 @@ def called(call: CallExpr, module: str) -> TransformedFunction | None:
     return traced_function(function, [(kind, options)], None)
 
 
+def bound_method(call: CallExpr, method: FuncDef, module: str) -> TransformedFunction | None:
+    """``jax.jit(model.step, ...)`` for a method of a class of ``module`` bound to its instance
+    (``method``, as mypy typed ``model.step``): the transform traces the parameters after
+    ``self``, which is not an argument (its fields are Python values or concrete arrays)."""
+    if not isinstance(call.callee, RefExpr) or call.callee.fullname not in TRANSFORMS:
+        return None
+    kind = TRANSFORMS[call.callee.fullname]
+    if not walked(kind) or receiver_of(method) is None or not method.fullname.startswith(module + "."):
+        return None
+    if method.is_property or method.is_decorated or method.is_conditional:
+        return None
+    options = options_of(call, 1, kind)
+    return traced_function(method, [(kind, options)], None, bound=True) if options is not None else None
+
+
 def function_of(node: Expression, module: str) -> FuncItem | None:
     """The function ``node`` gives a transform: a lambda written there, or a plain function by
     name, of ``module`` or defined in the enclosing function (another module's is checked with
@@ -281,22 +309,26 @@ def function_of(node: Expression, module: str) -> FuncItem | None:
     return node.node if node.kind == LDEF or node.node.fullname.startswith(module + ".") else None
 
 
-def traced_function(function: FuncItem, stack: list[tuple[str, Options]], written: Expression | None) -> TransformedFunction:
+def traced_function(
+    function: FuncItem, stack: list[tuple[str, Options]], written: Expression | None, bound: bool = False
+) -> TransformedFunction:
     """Combine the transforms around ``function``: under any ``jax.jit`` (or ``jax.pmap``,
     ``nnx.jit``, ``jax.checkpoint``) every non-static parameter is traced; else under
     ``jax.vmap``, the batched ones; under ``jax.shard_map`` or equinox's transforms, every one
-    that holds arrays; under ``jax.grad`` and its kin alone, the differentiated ones."""
-    positional = [arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT)]
-    keyword_only = [arg.variable.name for arg in function.arguments if arg.kind in (ARG_NAMED, ARG_NAMED_OPT)]
+    that holds arrays; under ``jax.grad`` and its kin alone, the differentiated ones. A
+    ``bound`` method's first parameter is its instance, not an argument."""
+    parameters = function.arguments[1:] if bound else function.arguments
+    positional = [arg.variable.name for arg in parameters if arg.kind in (ARG_POS, ARG_OPT)]
+    keyword_only = [arg.variable.name for arg in parameters if arg.kind in (ARG_NAMED, ARG_NAMED_OPT)]
     kinds = {kind for kind, _ in stack}
-    star_args = any(arg.kind == ARG_STAR for arg in function.arguments)
+    star_args = any(arg.kind == ARG_STAR for arg in parameters)
     if kinds & TRACING_EVERY_ARGUMENT:
         # jax.checkpoint and jax.pmap count a negative number from each call's arguments, as
         # jax.jit does for a function with *args: such a number leaves every parameter undecided
         statics = union_of(
             static_names(options, positional, kind != JIT_KIND or star_args) for kind, options in stack if kind in TRACING_EVERY_ARGUMENT
         )
-        if statics and not any(arg.kind == ARG_STAR2 for arg in function.arguments) and statics - {*positional, *keyword_only}:
+        if statics and not any(arg.kind == ARG_STAR2 for arg in parameters) and statics - {*positional, *keyword_only}:
             statics = None  # a name that is not a parameter: jax.jit raises ValueError there, and traces nothing
         candidates = None if statics is None else {name for name in positional + keyword_only if name not in statics}
         kind = next(kind for kind in (JIT_KIND, PMAP_KIND, NNX_JIT_KIND, *CHECKPOINT_KINDS) if kind in kinds)
@@ -312,12 +344,12 @@ def traced_function(function: FuncItem, stack: list[tuple[str, Options]], writte
         kind = stack[0][0]
     # A default the caller leaves out is not traced (JAX traces what is passed): a parameter with
     # one holds a tracer only at the calls that pass it, so none is decided.
-    required = {arg.variable.name for arg in function.arguments if arg.kind in (ARG_POS, ARG_NAMED)}
+    required = {arg.variable.name for arg in parameters if arg.kind in (ARG_POS, ARG_NAMED)}
     holds_tracers = types.is_array if kind in ARRAYS_ONLY_KINDS else traceable
     traced = frozenset(name for name in candidates or () if name in required and holds_tracers(declared_type(function, name)))
     receiver = receiver_of(function)
     leaves = frozenset(name for name in candidates or () if name in required and name != receiver and held_as_leaves(function, name))
-    return TransformedFunction(function, kind, traced, written, leaves)
+    return TransformedFunction(function, kind, traced, written, leaves, bound=bound)
 
 
 LAX_BODIES: Final = {

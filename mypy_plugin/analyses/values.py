@@ -50,6 +50,10 @@ is a tracer; its attributes and other methods are left undecided. Only staging t
 (``TransformedFunction.staged``: ``jax.jit``, ``jax.checkpoint``, ``lax`` bodies,
 ``jax.eval_shape``) make it; under ``jax.vmap`` or ``jax.grad`` alone operations run on the
 concrete array."""
+PYTHON_LIST: Final = "python list"
+PYTHON_DICT: Final = "python dict"
+"""A Python list (or a list comprehension's) and a dict made in the walked function
+(``dist = []``, ``table = {}``): indexing either with a tracer raises (``__index__``, a hash)."""
 State = None | str | tuple["State", ...]
 """What the walk knows of a value: None (undecided), one of the states above, or a tuple of them."""
 Env = dict[str, State]
@@ -122,10 +126,15 @@ CONTAINER_CLASSES: Final = {
 }
 
 
-def python_container(node: Expression) -> str | None:
+def python_container(node: Expression, state: State = None) -> str | None:
     """What ``node`` is, where it is a Python list or tuple (``SEQUENCE``), a dict (``MAPPING``)
     or a NumPy array (``NUMPY_ARRAY``) as written (``[1.0, 2.0]``, ``{0: a}``) or as a module's
-    name of one (``SCALES = [1.0, 2.0]``, ``TABLE = np.ones(5)``); None for anything else."""
+    name of one (``SCALES = [1.0, 2.0]``, ``TABLE = np.ones(5)``), or a local one the walk
+    made (``state``: ``PYTHON_LIST``, ``PYTHON_DICT``); None for anything else."""
+    if state == PYTHON_LIST:
+        return SEQUENCE
+    if state == PYTHON_DICT:
+        return MAPPING
     if isinstance(node, (ListExpr, TupleExpr)):
         return SEQUENCE
     if isinstance(node, DictExpr):

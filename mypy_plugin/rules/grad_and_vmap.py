@@ -27,15 +27,17 @@ from mypy.nodes import (
     NameExpr,
     StrExpr,
     TupleExpr,
+    Var,
 )
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
 from mypy.types import FunctionLike, Type
 
 from mypy_plugin.analyses import applied, structures, transforms, values
 from mypy_plugin.analyses.structures import Returns
-from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting
+from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting, types
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import int_literal, source
+from mypy_plugin.lib.types import members
 
 GRAD_CODE: Final = errorcodes.GRAD_OUTPUT
 ARGUMENT_CODE: Final = errorcodes.GRAD_ARGUMENT
@@ -90,7 +92,7 @@ def on_transform(ctx: FunctionContext) -> Type:
         if function is not None and options is not None:
             check(ctx.api, context, fullname, function, options)
         if options is not None:
-            check_calls(ctx.api, applied.calls_of_result(ctx.api, context), fullname, function, options)
+            check_calls(ctx.api, applied.calls_of_result(ctx.api, context).calls, fullname, function, options)
     return ctx.default_return_type
 
 
@@ -117,7 +119,7 @@ def check_decorator(api: CheckerPluginInterface, decorator: Decorator) -> None:
         callee = callee.callee
     check(api, node, fullnames.called(callee), decorator.func, options)
     if len(decorator.decorators) == 1:
-        check_calls(api, applied.calls_of_decorated(api, decorator), fullnames.called(callee), decorator.func, options)
+        check_calls(api, applied.calls_of_decorated(api, decorator).calls, fullnames.called(callee), decorator.func, options)
 
 
 def check(api: CheckerPluginInterface, at: Context, fullname: str, function: FuncItem, options: list[tuple[str, Expression]]) -> None:
@@ -201,11 +203,10 @@ def check_grad_call(api: CheckerPluginInterface, call: CallExpr, transform: str,
         return
     for number in numbers:
         arg = positional[number]
-        what = "an int" if int_literal(arg) is not None else "a bool" if is_bool(arg) else None
+        what = integer(arg)
         if what is not None:
             message = INT_ARGUMENT.format(position=number + 1, called=called, what=what, transform=transform)
-            number_written = int_literal(arg)
-            written = f"{number_written}.0" if number_written is not None else "1.0"
+            written = as_float(arg)
             reporting.error_with_notes(api, arg, ARGUMENT_CODE, message, [PASS_A_FLOAT.format(float=written)])
             return
 
@@ -267,8 +268,29 @@ def listed(keys: frozenset[str]) -> str:
     return ", ".join(f'"{key}"' for key in sorted(keys))
 
 
-def is_bool(node: Expression) -> bool:
-    return isinstance(node, NameExpr) and node.fullname in ("builtins.True", "builtins.False")
+def as_float(node: Expression) -> str:
+    """An int written as a float: ``3.0`` for ``3``, ``1.0`` for ``True``, ``float(n)`` for a name."""
+    number = int_literal(node)
+    if number is not None:
+        return f"{number}.0"
+    if isinstance(node, NameExpr) and node.fullname in ("builtins.True", "builtins.False"):
+        return "1.0" if node.fullname == "builtins.True" else "0.0"
+    return f"float({source(node) or 'x'})"
+
+
+def integer(node: Expression) -> str | None:
+    """``an int`` or ``a bool`` for such a literal, or a variable mypy has typed as one
+    (``val = 3`` above the call: the call's line is checked after it); None for anything else."""
+    if int_literal(node) is not None:
+        return "an int"
+    if isinstance(node, NameExpr) and node.fullname in ("builtins.True", "builtins.False"):
+        return "a bool"
+    typ = node.node.type if isinstance(node, NameExpr) and isinstance(node.node, Var) else None
+    found = members(typ) if typ is not None else []
+    kinds = {types.member_class(member) for member in found}
+    if found and kinds <= {"builtins.int", "builtins.bool"}:
+        return "an int" if "builtins.int" in kinds else "a bool"
+    return None
 
 
 def check_out_axes(api: CheckerPluginInterface, at: Context, function: FuncItem, out_axes: Expression) -> None:

@@ -27,13 +27,16 @@ from mypy.nodes import (
     LambdaExpr,
     ListExpr,
     MemberExpr,
+    MypyFile,
     NameExpr,
+    RefExpr,
     TupleExpr,
+    TypeInfo,
 )
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
-from mypy.types import FunctionLike, Type
+from mypy.types import CallableType, FunctionLike, Type, get_proper_type
 
-from mypy_plugin.analyses import sites, tracing, transforms
+from mypy_plugin.analyses import applied, sites, tracing, transforms
 from mypy_plugin.analyses.sites import Site
 from mypy_plugin.analyses.transforms import JIT_KIND, TransformedFunction
 from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting, types
@@ -153,10 +156,23 @@ def on_partial(ctx: FunctionSigContext) -> FunctionLike:
 
 
 def called(api: CheckerPluginInterface, call: CallExpr) -> TransformedFunction | None:
-    """``jax.jit(f, ...)`` for a function of the module, or ``@jax.jit(...)``."""
+    """``jax.jit(f, ...)`` for a function of the module, ``jax.jit(model.step)`` for a method of
+    one of its classes bound to an instance (the type mypy gave ``model.step`` says which), or
+    ``@jax.jit(...)``."""
     tree = mypy_internals.module_tree(api)
     found = transforms.called(call, tree.fullname) if tree is not None else None
+    if found is None and tree is not None and call.args and isinstance(call.args[0], MemberExpr) and call.arg_names[0] is None:
+        method = get_proper_type(mypy_internals.type_map_type(api, call.args[0]))
+        definition = method.definition if isinstance(method, CallableType) else None
+        if isinstance(definition, FuncDef) and instance_of(call.args[0].expr):
+            found = transforms.bound_method(call, definition, tree.fullname)
     return found if found is not None else decorated_by(api, call)
+
+
+def instance_of(node: Expression) -> bool:
+    """Whether ``node`` names a value (``model``), not a class or a module (``Model.step`` is
+    the plain function, its ``self`` an argument)."""
+    return not (isinstance(node, RefExpr) and isinstance(node.node, (TypeInfo, MypyFile)))
 
 
 def decorated_by(api: CheckerPluginInterface, call: CallExpr) -> TransformedFunction | None:
@@ -181,12 +197,22 @@ def check(api: CheckerPluginInterface, find: Callable[[], TransformedFunction | 
         tree = mypy_internals.module_tree(api)
         if traced is None or tree is None:
             return
+        traced.given = applied.given_states(traced, calls_of(api, transform))
         for site in tracing.Walk(traced, tree.fullname).run():
             at, where = placed(api, traced, site, transform)
             if site.kind in sites.SHAPE_KINDS:
                 report_shape(api, traced, site, at, where)
             else:
                 report_value(api, traced, site, at, where)
+
+
+def calls_of(api: CheckerPluginInterface, transform: Context) -> applied.Applied:
+    """The calls of the function ``transform`` makes: a decorator (``@jax.jit``, or the
+    ``@jax.jit(...)`` call among its decorators), or ``jax.jit(f, ...)``."""
+    decorator = transform if isinstance(transform, Decorator) else checked_module.decorated_by(api, transform)
+    if decorator is not None:
+        return applied.calls_of_transformed(api, decorator)
+    return applied.calls_of_transformed(api, transform) if isinstance(transform, CallExpr) else applied.NOT_FOUND
 
 
 def placed(api: CheckerPluginInterface, traced: TransformedFunction, site: Site, transform: Context) -> tuple[Context, list[str]]:
