@@ -35,6 +35,11 @@ def lsp(which: str) -> Callable[[dict[str, Any]], str]:
     return lambda result: f"{max(module[which] for module in result['results']):.2f} s"
 
 
+def not_followed(kind: str) -> Callable[[dict[str, Any]], str]:
+    """How many calls given tracers the walk did not follow, for one reason."""
+    return lambda result: str(result["calls given tracers, not followed"].get(kind, 0))
+
+
 def contract_figure(path: tuple[str, ...]) -> Callable[[dict[str, Any]], str]:
     """A count of the contract table of the package's own JAX release."""
 
@@ -62,6 +67,15 @@ FIGURES: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
     "lsp.save": ("lsp.json", lsp("save")),
     "walk.functions": ("walk.json", lambda result: str(result["functions walked"])),
     "walk.reports": ("walk.json", lambda result: str(sum(sum(codes.values()) for codes in result["reports of the plugin"].values()))),
+    "walk.helpers": ("walk.json", lambda result: str(result["helpers followed"])),
+    "walk.not_followed": ("walk.json", lambda result: str(sum(result["calls given tracers, not followed"].values()))),
+    **{
+        f"walk.not_followed.{kind}": ("walk.json", not_followed(kind))
+        for kind in ("method", "callable", "imported", "star", "dynamic", "class", "decorated", "other")
+    },
+    "share.percent": ("share.json", lambda result: f"{100 * result['share']:.2f} %"),
+    "share.hooks": ("share.json", lambda result: f"{result['hooks_s']:.2f} s"),
+    "share.run": ("share.json", lambda result: f"{result['run_s']:.1f} s"),
     **{
         f"contract.{key}": ("contract.json", contract_figure(path))
         for key, path in (
