@@ -73,6 +73,8 @@ class Calls(Expressions):
     def __init__(self, transformed: TransformedFunction, module: str, followed: dict[Followed, State] | None, depth: int) -> None:
         super().__init__(transformed, module, depth)
         self.followed: dict[Followed, State] = {} if followed is None else followed
+        self.function: FuncItem = transformed.function
+        """The function walked: the transformed one, or the helper ``follow`` walks."""
         """Each helper walked with a set of argument states, with what it returns: walked once
         per transform, and not again on recursion (None while it is being walked)."""
 
@@ -203,6 +205,20 @@ class Calls(Expressions):
                 self.site(FORMAT, node, node.args[position], f'Format spec ":{spec}"')
                 return
 
+    def own_method(self, callee: Expression) -> FuncDef | None:
+        """``self.normalise`` called in a method of a class of the module (the walked one, or a
+        constructor's ``__init__``): the method written in that class's body."""
+        receiver = receiver_of(self.function)
+        if not (isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr) and callee.expr.name == receiver):
+            return None
+        assert isinstance(self.function, FuncDef)  # receiver_of says so
+        info = self.function.info
+        found = info.names.get(callee.name)
+        method = found.node if found is not None else None
+        written = isinstance(method, FuncDef) and any(statement is method for statement in info.defn.defs.body)
+        in_module = info.fullname.startswith(self.module + ".")
+        return method if written and in_module and isinstance(method, FuncDef) and receiver_of(method) is not None else None
+
     def gave_up(self, node: CallExpr) -> None:
         """A call given tracers that the walk neither knows (JAX, NumPy, Python's own) nor
         follows: what it does with them is not seen. Nothing is done here; ``benchmarks/
@@ -259,21 +275,23 @@ class Calls(Expressions):
         defined in the walked body sees its closure's states at the call. None where the call is
         not followed: another module's function, a method, a decorated function, a generator,
         arguments passed with ``*`` or ``**``, past ``HELPER_DEPTH`` calls. A class of the module
-        called (a constructor) runs the ``__init__`` written in its body (``initializer``)."""
-        function = node.callee.node if isinstance(node.callee, NameExpr) else None
+        called (a constructor) runs the ``__init__`` written in its body (``initializer``), and
+        ``self.method(x)`` in a method the one written in its class (``own_method``)."""
+        function = node.callee.node if isinstance(node.callee, NameExpr) else self.own_method(node.callee)
         constructed = isinstance(function, TypeInfo)
         if isinstance(function, TypeInfo):
             function = initializer(function, self.module)
         if not isinstance(function, FuncDef) or self.depth >= HELPER_DEPTH:
             return None
         local = function in self.defined
-        if not local and not constructed and function.fullname != f"{self.module}.{function.name}":
+        bound = constructed or isinstance(node.callee, MemberExpr)
+        if not local and not bound and function.fullname != f"{self.module}.{function.name}":
             return None
         if function.is_generator or function.is_coroutine or function.is_async_generator or function is self.transformed.function:
             return None
         if function.is_conditional:
             return None  # defined under "if": a variant of it may be the one called
-        parameters = passed_to(function, node, args, bound=constructed)
+        parameters = passed_to(function, node, args, bound=bound)
         if parameters is None:
             return None
         closure = {name: state for name, state in env.items() if name not in parameters} if local else {}
@@ -291,6 +309,7 @@ class Calls(Expressions):
             return (self.followed[key],)
         self.followed[key] = None
         helper = type(self)(self.transformed, self.module, self.followed, self.depth + 1)
+        helper.function = function
         returned = helper.body(function, {**closure, **parameters})
         if constructed:
             returned = None  # an instance, whose fields are not followed

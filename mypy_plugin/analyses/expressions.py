@@ -63,7 +63,7 @@ from mypy_plugin.analyses.values import (
     python_container,
     staged_by_operation,
 )
-from mypy_plugin.lib import types
+from mypy_plugin.lib import release, types
 from mypy_plugin.lib.source import int_literal
 
 NUMBER_ONLY_OPERATORS: Final = frozenset({"-", "/", "//", "**", "@", "%"})
@@ -237,7 +237,8 @@ class Expressions:
         if held == SEQUENCE:
             self.site(INDEX, node, node.index, "indexing a Python sequence")
         elif held == MAPPING:
-            self.site(INDEX, node, node.index, sites.DICT_INDEX, raises="TypeError")
+            hashing = "TypeError" if release.at_least(release.TRACERS_UNHASHABLE) else "KeyError"
+            self.site(INDEX, node, node.index, sites.DICT_INDEX, raises=hashing)
         elif held == NUMPY_ARRAY:
             self.site(NUMPY_CONVERSION, node, node.index, sites.NUMPY_INDEX)
 

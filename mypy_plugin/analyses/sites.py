@@ -140,7 +140,8 @@ SLICED_PARAMETER: Final = "slicing a parameter"
 """A slice of a parameter that holds an array (``IndexError``) or a list (``__index__``:
 ``TracerIntegerConversionError``) by a traced bound."""
 DICT_INDEX: Final = "indexing a dict"
-"""A dict looked up with a tracer hashes it: ``TypeError``."""
+"""A dict looked up with a tracer hashes it: ``TypeError`` (``KeyError`` before
+``release.TRACERS_UNHASHABLE``)."""
 NUMPY_INDEX: Final = "indexing a NumPy array"
 """A NumPy array indexed by a tracer converts it (under ``jax.grad`` alone, the concrete value is
 read: it runs)."""

@@ -59,6 +59,11 @@ RESIZE_RAISES_VALUE_ERROR: Final[Release] = (0, 4, 36)
 """From this release, ``jnp.resize`` given a traced shape raises ``ValueError`` (non-hashable
 static arguments); before, ``TracerIntegerConversionError``."""
 
+TRACERS_UNHASHABLE: Final[Release] = (0, 4, 36)
+"""From this release, hashing a tracer (a dict looked up with it) raises ``TypeError``; before, it
+hashed by identity with a ``DeprecationWarning``, so the lookup raised ``KeyError`` (JAX's
+CHANGELOG for 0.4.36; measured on 0.4.31 and 0.7.2)."""
+
 CHECKPOINT_TRACES_LIKE_JIT: Final[Release] = (0, 4, 36)
 """From this release, ``jax.checkpoint`` (``jax.remat``) traces its function as ``jax.jit`` does,
 and a Python value of a tracer there raises what it raises under ``jax.jit``

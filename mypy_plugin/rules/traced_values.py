@@ -37,6 +37,7 @@ from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigCont
 from mypy.types import CallableType, FunctionLike, Type, get_proper_type
 
 from mypy_plugin.analyses import applied, sites, tracing, transforms
+from mypy_plugin.analyses.calls import initializer
 from mypy_plugin.analyses.sites import Site
 from mypy_plugin.analyses.transforms import JIT_KIND, TransformedFunction
 from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting, types
@@ -157,15 +158,20 @@ def on_partial(ctx: FunctionSigContext) -> FunctionLike:
 
 def called(api: CheckerPluginInterface, call: CallExpr) -> TransformedFunction | None:
     """``jax.jit(f, ...)`` for a function of the module, ``jax.jit(model.step)`` for a method of
-    one of its classes bound to an instance (the type mypy gave ``model.step`` says which), or
+    one of its classes bound to an instance (the type mypy gave ``model.step`` says which),
+    ``jax.jit(Model)`` for one of its classes (the ``__init__`` written there runs traced), or
     ``@jax.jit(...)``."""
     tree = mypy_internals.module_tree(api)
     found = transforms.called(call, tree.fullname) if tree is not None else None
-    if found is None and tree is not None and call.args and isinstance(call.args[0], MemberExpr) and call.arg_names[0] is None:
-        method = get_proper_type(mypy_internals.type_map_type(api, call.args[0]))
+    target = call.args[0] if call.args and call.arg_names[0] is None else None
+    if found is None and tree is not None and isinstance(target, MemberExpr):
+        method = get_proper_type(mypy_internals.type_map_type(api, target))
         definition = method.definition if isinstance(method, CallableType) else None
-        if isinstance(definition, FuncDef) and instance_of(call.args[0].expr):
+        if isinstance(definition, FuncDef) and instance_of(target.expr):
             found = transforms.bound_method(call, definition, tree.fullname)
+    if found is None and tree is not None and isinstance(target, NameExpr) and isinstance(target.node, TypeInfo):
+        init = initializer(target.node, tree.fullname)  # jax.jit(Model): its __init__ runs traced
+        found = transforms.bound_method(call, init, tree.fullname) if init is not None else None
     return found if found is not None else decorated_by(api, call)
 
 
