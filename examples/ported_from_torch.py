@@ -155,6 +155,20 @@ def slope_at_three() -> jax.Array:
     return gradient
 
 
+def logged_losses(weights: jax.Array) -> jax.Array:
+    # torch: losses.append(loss) inside the training step; under jax.jit the loss is a tracer.
+    losses: list[jax.Array] = []
+
+    @jax.jit
+    def step(w: jax.Array) -> jax.Array:
+        loss = jnp.sum(w**2)
+        losses.append(loss)
+        return w - 0.1 * w
+
+    step(weights)
+    return jnp.stack(losses).mean()
+
+
 @partial(jax.jit, static_argnames=("training",))
 def normalise_fixed(batch: jax.Array, training: bool) -> jax.Array:
     # What to write instead: the flag static, the padding kept as zeros with jnp.where.

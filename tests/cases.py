@@ -232,6 +232,15 @@ RULES = (
             raised_by_a_call=True,
         ),
         Rule(
+            "jax-leaked-tracer",
+            re.compile(
+                r"^main:(\d+): error: .* outlives the trace of .*; its use at line \d+ raises UnexpectedTracerError  \[jax-leaked-tracer\]$"
+            ),
+            "UnexpectedTracerError",
+            re.compile(r"^Encountered an unexpected tracer"),
+            raised_by_a_call=True,
+        ),
+        Rule(
             "jax-grad-argument",
             re.compile(r"^main:(\d+): error: Argument \d+ of .* cannot differentiate; JAX raises TypeError  \[jax-grad-argument\]$"),
             "TypeError",

@@ -6,10 +6,11 @@ Every Python block is one of two kinds:
 - **the JAX way** (no marker): it runs under JAX on the CPU and type-checks without an error in
   mypy (plugin on, unannotated bodies checked) and in the four other checkers;
 - **a misuse**: lines marked ``# error [<code>]: raises <Exception>``, ``: each call raises
-  <Exception>`` (a declaration that every later call of it trips) or ``: runs, changes nothing``.
+  <Exception>`` (a declaration that every later call of it trips), ``: its use after raises
+  <Exception>`` (a store that a later line trips) or ``: runs, changes nothing``.
   mypy with the plugin reports exactly the marked lines, under the marked codes, and the block,
   run, raises that exception (or a subclass of it) from the marked line (from a later line for a
-  declaration), or runs to its end. A misuse of a code that ``jax-stubs lint`` shows for one of
+  declaration or a store), or runs to its end. A misuse of a code that ``jax-stubs lint`` shows for one of
   mypy's own errors (``lint/mypy_errors.py``) is read from lint instead. An output block right after it (lines ``example.py:...``)
   is what mypy prints for it, word for word.
 
@@ -45,7 +46,9 @@ PAGES = sorted((ROOT / "docs" / "rules").glob("*.md"))
 CODES = sorted(value.code for value in vars(errorcodes).values() if isinstance(value, ErrorCode) and value.category == CATEGORY)
 SECTIONS = ["What JAX raises", "What is reported", "What is left alone", "The fix", "Silencing"]
 """The sections of every page, in this order (as ``## <name>``)."""
-MARKER = re.compile(r"# error \[(?P<code>[a-z-]+)\]: (?:(?P<later>each call )?raises (?P<raises>\w+)|runs, changes nothing)$")
+MARKER = re.compile(
+    r"# error \[(?P<code>[a-z-]+)\]: (?:(?P<later>each call |its use after )?raises (?P<raises>\w+)|runs, changes nothing)$"
+)
 CANARY = "import jax.numpy as jnp\n\nwrong: int = jnp.zeros(3)\n"
 """Checked beside the JAX-way blocks: its one error shows that a checker read the folder and JAX."""
 RUNNER = """\

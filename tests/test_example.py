@@ -44,6 +44,7 @@ CALLS: dict[str, Callable[[Any], tuple[Any, ...]]] = {
     "fit": lambda device: (jnp.ones(3), jnp.ones((2, 3))),
     "row_norms": lambda device: (jnp.ones((2, 3)), 2.0),
     "slope_at_three": lambda device: (),
+    "logged_losses": lambda device: (jnp.arange(4.0),),
     "normalise_fixed": lambda device: (jnp.arange(4.0), True),
     "fixed": lambda device: (jnp.arange(4.0), device, 2),
     "fixed_sampling": lambda device: (0, jnp.array([0, 1, 1]), 3),

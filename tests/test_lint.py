@@ -48,6 +48,7 @@ ARGUMENTS = {
     "halved_and_offset": (jnp.arange(3),),
     "peak_gradient": (jnp.arange(3.0),),
     "cube_slope": (),
+    "peaks_by_step": (jnp.arange(1.0, 4.0),),
     "pairwise_gaps": (jnp.arange(3.0),),
     "flattened": (jnp.arange(4.0),),
     "halved_tree": ({"w": jnp.ones(3)},),

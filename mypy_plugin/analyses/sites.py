@@ -25,11 +25,17 @@ SHAPE_ARGUMENT: Final = "shape argument"
 SETTING_ARGUMENT: Final = "setting argument"
 SLICE: Final = "slice"
 FORMAT: Final = "format"
+LEAK: Final = "leak"
+APPENDED: Final = "appended"
+ASSIGNED: Final = "assigned"
+"""How a ``LEAK`` keeps its tracer (its ``construct``): appended to a list, or assigned."""
 """The kinds of site: a truth test, ``int()``-like conversion, ``__index__``, NumPy conversion,
 a boolean-mask index, a shape-making call without ``size=``, a traced shape or size given to a
 JAX function (``jnp.zeros(n)``, ``x.reshape(n, -1)``), a traced setting given to one
 (``jnp.sum(x, axis=a)``: ``analyses/contract.py`` says which parameters are which), a slice of
-an array with a traced bound or step (``x[:n]``), a format spec given a tracer (``f"{loss:.3f}"``)."""
+an array with a traced bound or step (``x[:n]``), a format spec given a tracer (``f"{loss:.3f}"``),
+a tracer stored where it outlives the trace (``history.append(loss)``: ``jax-leaked-tracer``,
+reported only where the module uses it after, ``analyses/leaks.py``)."""
 SHAPE_KINDS: Final = frozenset({BOOLEAN_MASK, NO_SIZE, SHAPE_ARGUMENT, SLICE})
 """The kinds that make a shape from values (``jax-traced-shape``); the rest need a value."""
 
@@ -37,7 +43,7 @@ SHAPE_KINDS: Final = frozenset({BOOLEAN_MASK, NO_SIZE, SHAPE_ARGUMENT, SLICE})
 class Site:
     """One place that needs the Python value of a tracer."""
 
-    __slots__ = ("kind", "node", "value", "construct", "printing", "callee", "raises", "trail")
+    __slots__ = ("kind", "node", "value", "construct", "printing", "callee", "raises", "trail", "holder")
 
     def __init__(
         self, kind: str, node: Expression, value: Expression, construct: str, printing: bool = False, callee: str = "", raises: str = ""
@@ -60,6 +66,9 @@ class Site:
         self.trail: tuple[tuple[CallExpr, FuncItem], ...] = ()
         """The calls that lead from the transformed function to the helper holding the site, each
         with the function it calls; empty for a site of the transformed function itself."""
+        self.holder: Expression | None = None
+        """Of a ``LEAK``: where the tracer is kept, as written (``history`` for
+        ``history.append(loss)``, ``cache`` for a global, ``self.last``, ``stats["loss"]``)."""
 
 
 CONCRETE_ATTRIBUTES: Final = frozenset({"shape", "ndim", "dtype", "size", "weak_type", "sharding", "aval", "itemsize", "nbytes"})

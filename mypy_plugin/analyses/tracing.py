@@ -10,10 +10,14 @@ walked twice so that a value traced by the end of one turn is seen at the start 
 are not walked, unless called there (as helpers, with their closure's states) or given to a
 transform.
 
-The walk records each *site* (``sites.py``); the rule decides what to say.
+The walk records each *site* (``sites.py``); the rule decides what to say. A tracer stored by a
+statement of the transformed function's own body where it outlives the trace (``stored``) is a
+site too: ``analyses/leaks.py`` finds where the module uses it after the call.
 """
 
 from __future__ import annotations
+
+from typing import Final
 
 from mypy.nodes import (
     AssertStmt,
@@ -30,6 +34,8 @@ from mypy.nodes import (
     FuncItem,
     GlobalDecl,
     IfStmt,
+    IndexExpr,
+    MemberExpr,
     NameExpr,
     NonlocalDecl,
     OperatorAssignmentStmt,
@@ -42,10 +48,11 @@ from mypy.nodes import (
     WithStmt,
 )
 
+from mypy_plugin.analyses import sites
 from mypy_plugin.analyses.calls import Calls, Followed
 from mypy_plugin.analyses.sites import Site
-from mypy_plugin.analyses.transforms import TransformedFunction
-from mypy_plugin.analyses.values import CANDIDATE, ITEM, TRACED, Env, State, merge_all, merge_envs
+from mypy_plugin.analyses.transforms import TransformedFunction, receiver_of
+from mypy_plugin.analyses.values import CANDIDATE, ITEM, TRACED, Env, State, is_traced, merge_all, merge_envs
 from mypy_plugin.lib import flow, fullnames, statements
 
 
@@ -61,6 +68,11 @@ class Walk(Calls, flow.Flow[Env]):
         Calls.__init__(self, transformed, module, followed, depth)
         flow.Flow.__init__(self)
         self.returned: list[State] = []
+        function = transformed.function
+        self.top_level = {id(statement) for statement in function.body.body} if depth == 0 else set()
+        """The statements of the transformed function's own body, which run on every call: a
+        store there certainly happens (``stored``)."""
+        self.local_names = statements.assigned_names(function.body) | {arg.variable.name for arg in function.arguments}
 
     def run(self) -> list[Site]:
         leaf = ITEM if self.transformed.arrays_only else CANDIDATE
@@ -89,10 +101,13 @@ class Walk(Calls, flow.Flow[Env]):
     def simple(self, node: Statement, state: Env) -> bool:
         if isinstance(node, ExpressionStmt):
             self.value(node.expr, state)
+            self.stored_by_method(node, state)
         elif isinstance(node, AssignmentStmt):
             value = self.value(node.rvalue, state)
             for target in node.lvalues:
                 self.bind(target, value, state)
+                if is_traced(value) and id(node) in self.top_level:
+                    self.stored(target, node.rvalue)
         elif isinstance(node, OperatorAssignmentStmt):
             value = self.operator(node.op, self.value(node.lvalue, state), self.value(node.rvalue, state))
             self.bind(node.lvalue, value, state)
@@ -112,6 +127,44 @@ class Walk(Calls, flow.Flow[Env]):
             self.bind(node.expr, None, state)
         # Anything else (import, pass, ...) binds nothing the walk follows.
         return super().simple(node, state)
+
+    # Stores that outlive the trace
+
+    def stored_by_method(self, node: ExpressionStmt, state: Env) -> None:
+        """``history.append(loss)`` (``insert``, a set's ``add``) on a list kept outside the
+        function, as a statement of its own body."""
+        call = node.expr
+        if id(node) not in self.top_level or not isinstance(call, CallExpr) or not call.args:
+            return
+        callee = call.callee
+        if isinstance(callee, MemberExpr) and callee.name in STORING_METHODS and self.kept_outside(callee.expr):
+            if is_traced(self.value(call.args[-1], state)):
+                self.leak(call.args[-1], callee.expr, sites.APPENDED)
+
+    def stored(self, target: Expression, value: Expression) -> None:
+        """A tracer assigned to a global (``global cache``), to an item of a list or dict kept
+        outside (``stats["loss"] = loss``), or to an attribute of an object kept outside or of
+        the instance a bound method is jitted with (``self.last = y``)."""
+        if isinstance(target, NameExpr) and target.name in self.outside:
+            self.leak(value, target)
+        elif isinstance(target, IndexExpr) and self.kept_outside(target.base):
+            self.leak(value, target)
+        elif isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr):
+            receiver = receiver_of(self.transformed.function) if self.transformed.bound else None
+            if target.expr.name == receiver or self.kept_outside(target.expr):
+                self.leak(value, target)
+
+    def kept_outside(self, node: Expression) -> bool:
+        """A name the function neither binds nor takes: a global or a closure's variable."""
+        return isinstance(node, NameExpr) and node.name not in self.local_names
+
+    def leak(self, value: Expression, holder: Expression, how: str = sites.ASSIGNED) -> None:
+        if self.guarded:
+            return
+        key = (sites.LEAK, value.line, value.column)
+        if key not in self.sites:
+            self.sites[key] = Site(sites.LEAK, value, value, how)
+            self.sites[key].holder = holder
 
     def condition(self, node: Expression, construct: str, state: Env) -> None:
         self.test(node, construct, state)
@@ -150,6 +203,10 @@ class Walk(Calls, flow.Flow[Env]):
                 state[name] = None
             return False
         return super().with_statement(node, state)
+
+
+STORING_METHODS: Final = frozenset({"append", "insert", "add"})
+"""Methods of a list or set that keep their last argument."""
 
 
 def outside_none_test(condition: Expression, env: Env) -> bool:

@@ -69,6 +69,11 @@ GRAD_OUTPUT: Final = ErrorCode(
     CATEGORY,
 )
 
+LEAKED_TRACER: Final = ErrorCode(
+    "jax-leaked-tracer",
+    "a traced value kept where it outlives the trace, then computed with",
+    CATEGORY,
+)
 GRAD_ARGUMENT: Final = ErrorCode(
     "jax-grad-argument",
     "`jax.grad` and its kin called with what they cannot differentiate: an int, too few arguments",

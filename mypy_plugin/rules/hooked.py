@@ -26,7 +26,7 @@ HOOKED: Final[tuple[Hooked, ...]] = (
     Hooked(
         "traced_values",
         "RULE",
-        codes=("jax-traced-value", "jax-traced-shape"),
+        codes=("jax-traced-value", "jax-traced-shape", "jax-leaked-tracer"),
         function_signature_hooks=("functools.partial",),
         function_hooks=(
             "equinox._jit.filter_jit",

@@ -36,7 +36,7 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
 from mypy.types import CallableType, FunctionLike, Type, get_proper_type
 
-from mypy_plugin.analyses import applied, sites, tracing, transforms
+from mypy_plugin.analyses import applied, leaks, sites, tracing, transforms
 from mypy_plugin.analyses.calls import initializer
 from mypy_plugin.analyses.sites import Site
 from mypy_plugin.analyses.transforms import JIT_KIND, TransformedFunction
@@ -47,6 +47,7 @@ from mypy_plugin.lib.source import source
 
 CODE: Final = errorcodes.TRACED_VALUE
 SHAPE_CODE: Final = errorcodes.TRACED_SHAPE
+LEAK_CODE: Final = errorcodes.LEAKED_TRACER
 
 RAISES: Final = {
     sites.BOOL: "TracerBoolConversionError",
@@ -122,6 +123,14 @@ SETTING_FROM_PYTHON: Final = (
     "JAX reads it while tracing, to decide what to compute: pass a Python value, computed from shapes "
     '("x.ndim - 1") and Python settings, not from array values'
 )
+OUTLIVES_THE_TRACE: Final = (
+    '{value} kept in "{holder}" outlives the trace of {transform}; its use at line {line} raises UnexpectedTracerError'
+)
+COLLECT_IT: Final = (
+    'Collect it as a result: "jax.lax.scan" stacks the second item its body returns at each step; '
+    'to see it while tracing, use "jax.debug.print"'
+)
+RETURN_IT: Final = 'Return it from "{function}" and keep what the call returns; to see it while tracing, use "jax.debug.print"'
 FIX_THE_SIZE: Final = 'Give the result a fixed shape with "size=" (the most entries expected); "fill_value=" sets the padding'
 
 
@@ -203,10 +212,13 @@ def check(api: CheckerPluginInterface, find: Callable[[], TransformedFunction | 
         tree = mypy_internals.module_tree(api)
         if traced is None or tree is None:
             return
-        traced.given = applied.given_states(traced, calls_of(api, transform))
+        calls = calls_of(api, transform)
+        traced.given = applied.given_states(traced, calls)
         for site in tracing.Walk(traced, tree.fullname).run():
             at, where = placed(api, traced, site, transform)
-            if site.kind in sites.SHAPE_KINDS:
+            if site.kind == sites.LEAK:
+                report_leak(api, traced, site, at, where, transform, calls)
+            elif site.kind in sites.SHAPE_KINDS:
                 report_shape(api, traced, site, at, where)
             else:
                 report_value(api, traced, site, at, where)
@@ -390,9 +402,35 @@ def report_shape(api: CheckerPluginInterface, traced: TransformedFunction, site:
     reporting.error_with_notes(api, at, SHAPE_CODE, message, [*where, note])
 
 
+def report_leak(
+    api: CheckerPluginInterface,
+    traced: TransformedFunction,
+    site: Site,
+    at: Context,
+    where: list[str],
+    transform: Context,
+    calls: applied.Applied,
+) -> None:
+    """``jax-leaked-tracer``: a tracer stored where it outlives the trace, where the module
+    computes with it after a call of the function (``analyses/leaks.py``)."""
+    target = transform.args[0] if isinstance(transform, CallExpr) and transform.args else None
+    instance = target.expr if traced.bound and isinstance(target, MemberExpr) else None
+    holder = leaks.holder_of(site, transforms.receiver_of(traced.function) if traced.bound else None, instance)
+    ran = [transform] if traced.kind == transforms.LAX_KIND and isinstance(transform, CallExpr) else calls.calls
+    if holder is None:
+        return
+    use = next((found for call in ran if (found := leaks.first_use(leaks.blocks_after(api, call), holder)) is not None), None)
+    if use is None:
+        return
+    message = OUTLIVES_THE_TRACE.format(value=describe(site.value), holder=holder.written(), transform=traced.transform, line=use.line)
+    function = traced.function.name if isinstance(traced.function, FuncDef) else "the function"
+    notes = [*where, COLLECT_IT if traced.kind == transforms.LAX_KIND else RETURN_IT.format(function=function)]
+    reporting.error_with_notes(api, at, LEAK_CODE, message, notes)
+
+
 RULE: Final = Rule(
     CODE,
-    other_codes=(SHAPE_CODE,),
+    other_codes=(SHAPE_CODE, LEAK_CODE),
     function_hooks={**dict.fromkeys(transforms.TRANSFORMS, on_transform), **dict.fromkeys(transforms.LAX_BODIES, on_lax)},
     function_signature_hooks={fullnames.PARTIAL: on_partial},
 )
