@@ -32,6 +32,9 @@ RELEASE_SKIP = re.compile(
 LIBRARY_SKIP = re.compile(r"__import__\('importlib\.util'\)\.util\.find_spec\('(?P<library>\w+)'\) is None")
 """A ``skip`` for a case about another library's transform (equinox's, flax's), which the test
 environment has and the matrix's do not."""
+LIBRARY_CODES = frozenset({"jax-linen-frozen", "jax-linen-unbound"})
+"""The codes of rules about another library (Flax), which the demo and the lint sample do not
+import (the matrix's environments do not have it): their YAML cases and pages show them."""
 PORTED_FROM_NUMPY = Path(__file__).resolve().parent / "lint" / "ported_from_numpy.py"
 """The module ``jax-stubs lint`` is tested on: one misuse of each code, marked ``# jax-...``."""
 MARK = re.compile(r"# (jax-[\w-]+)$")
@@ -239,6 +242,22 @@ RULES = (
             "UnexpectedTracerError",
             re.compile(r"^Encountered an unexpected tracer"),
             raised_by_a_call=True,
+        ),
+        Rule(
+            "jax-linen-frozen",
+            re.compile(
+                r"^main:(\d+): error: .* set in compact method .*; Flax raises SetAttributeFrozenModuleError  \[jax-linen-frozen\]$"
+            ),
+            "SetAttributeFrozenModuleError",
+            re.compile(r"Module instance is frozen outside of setup method"),
+        ),
+        Rule(
+            "jax-linen-unbound",
+            re.compile(
+                r"^main:(\d+): error: compact .* on an unbound module; Flax raises CallCompactUnboundModuleError  \[jax-linen-unbound\]$"
+            ),
+            "CallCompactUnboundModuleError",
+            re.compile(r"^Can't call compact methods on unbound modules"),
         ),
         Rule(
             "jax-grad-argument",

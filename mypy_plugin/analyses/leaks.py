@@ -37,7 +37,9 @@ from mypy.nodes import (
     IndexExpr,
     IntExpr,
     LambdaExpr,
+    ListExpr,
     MemberExpr,
+    MypyFile,
     NameExpr,
     Node,
     OperatorAssignmentStmt,
@@ -60,6 +62,11 @@ HANDING_BACK: Final = frozenset(
     f"jax.numpy.{name}" for name in ("asarray", "shape", "ndim", "size", "result_type", "isscalar", "iscomplexobj", "isrealobj")
 )
 """``jax.numpy`` functions that return a leaked tracer or read only its type (measured: they run)."""
+COMPUTING_MODULES: Final = ("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.")
+"""JAX's modules whose functions compute with their arguments (measured for ``jax.numpy`` and
+``jax.random.normal``: a leaked tracer there raises)."""
+PASSIVE_READS: Final = frozenset({"builtins.print", "builtins.len", "builtins.repr", "builtins.str"})
+"""Builtins that read a list without changing it or computing with its items (measured: they run)."""
 REDUCING_BUILTINS: Final = frozenset({"builtins.sum", "builtins.max", "builtins.min"})
 """Python's builtins that compute with every item of a list: one leaked tracer there raises."""
 
@@ -70,13 +77,16 @@ class Holder:
     part of it (``model.last``, ``stats["loss"]``); ``appended`` for a list the function
     appends to (its last item, ``history[-1]``, and the whole list, ``sum(history)``)."""
 
-    __slots__ = ("root", "attribute", "key", "appended")
+    __slots__ = ("root", "attribute", "key", "appended", "only_appended")
 
     def __init__(self, root: NameExpr, attribute: str | None = None, key: object = None, appended: bool = False) -> None:
         self.root = root
         self.attribute = attribute
         self.key = key
         self.appended = appended
+        self.only_appended = False
+        """Whether the list starts empty where it is made (``history = []``, its one binding):
+        every item is then one the function appended (``history[0]``)."""
 
     def written(self) -> str:
         """How the module names the place: ``history``, ``model.last``, ``stats["loss"]``."""
@@ -93,10 +103,14 @@ class Holder:
         """Whether ``node`` reads the stored tracer."""
         if self.attribute is not None:
             return isinstance(node, MemberExpr) and node.name == self.attribute and self.names_root(node.expr)
-        if self.key is not None or self.appended:
-            wanted = -1 if self.appended else self.key
-            return isinstance(node, IndexExpr) and self.names_root(node.base) and literal(node.index) == wanted
-        return self.names_root(node)
+        if not self.appended and self.key is None:
+            return self.names_root(node)  # a global or a closure's variable
+        if not isinstance(node, IndexExpr) or not self.names_root(node.base):
+            return False
+        index = literal(node.index)
+        if self.appended:
+            return index == -1 or self.only_appended and isinstance(index, int)
+        return index == self.key
 
     def is_whole_list(self, node: Node) -> bool:
         return self.appended and self.names_root(node)
@@ -117,6 +131,18 @@ def holder_of(site: sites.Site, receiver: str | None, instance: Expression | Non
             return Holder(held.expr, attribute=held.name)
         return Holder(instance, attribute=held.name) if isinstance(instance, NameExpr) else None
     return None
+
+
+def starts_empty(tree: MypyFile, root: NameExpr) -> bool:
+    """Whether the one assignment in ``tree`` that binds ``root``'s variable is ``= []``."""
+    bindings = []
+    pending: list[Node] = list(tree.defs)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, AssignmentStmt) and any(isinstance(t, NameExpr) and t.node is root.node for t in node.lvalues):
+            bindings.append(node.rvalue)
+        pending.extend(nodes.children(node))
+    return len(bindings) == 1 and isinstance(bindings[0], ListExpr) and not bindings[0].items
 
 
 def literal(node: Expression) -> object:
@@ -200,6 +226,9 @@ def touches(statement: Statement, holder: Holder) -> bool:
             continue
         if holder.names_root(node):
             return True
+        if isinstance(node, CallExpr) and getattr(node.callee, "fullname", "") in PASSIVE_READS:
+            pending.extend(arg for arg in node.args if not holder.names_root(arg))
+            continue
         if holder.attribute is not None and isinstance(node, MemberExpr) and holder.names_root(node.expr):
             continue  # another attribute of the object
         pending.extend(nodes.children(node))
@@ -232,7 +261,7 @@ def computes_with(node: Node, holder: Holder) -> bool:
         return False
     callee = node.callee
     fullname = getattr(callee, "fullname", "") or ""
-    if fullname.startswith("jax.numpy.") and fullname not in HANDING_BACK:
+    if fullname.startswith(COMPUTING_MODULES) and fullname not in HANDING_BACK:
         return any(holder.is_item(arg) or holder.is_whole_list(arg) for arg in node.args)
     if fullname in REDUCING_BUILTINS:
         return bool(node.args) and holder.is_whole_list(node.args[0])

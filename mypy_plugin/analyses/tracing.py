@@ -44,6 +44,7 @@ from mypy.nodes import (
     RefExpr,
     ReturnStmt,
     Statement,
+    TupleExpr,
     UnaryExpr,
     WithStmt,
 )
@@ -106,8 +107,8 @@ class Walk(Calls, flow.Flow[Env]):
             value = self.value(node.rvalue, state)
             for target in node.lvalues:
                 self.bind(target, value, state)
-                if is_traced(value) and id(node) in self.top_level:
-                    self.stored(target, node.rvalue)
+                if id(node) in self.top_level:
+                    self.stored(target, node.rvalue, value)
         elif isinstance(node, OperatorAssignmentStmt):
             value = self.operator(node.op, self.value(node.lvalue, state), self.value(node.rvalue, state))
             self.bind(node.lvalue, value, state)
@@ -141,10 +142,19 @@ class Walk(Calls, flow.Flow[Env]):
             if is_traced(self.value(call.args[-1], state)):
                 self.leak(call.args[-1], callee.expr, sites.APPENDED)
 
-    def stored(self, target: Expression, value: Expression) -> None:
+    def stored(self, target: Expression, value: Expression, state: State) -> None:
         """A tracer assigned to a global (``global cache``), to an item of a list or dict kept
         outside (``stats["loss"] = loss``), or to an attribute of an object kept outside or of
-        the instance a bound method is jitted with (``self.last = y``)."""
+        the instance a bound method is jitted with (``self.last = y``); unpacked into globals
+        (``key, subkey = jax.random.split(key)``), an item each."""
+        if isinstance(target, TupleExpr):
+            items = state if isinstance(state, tuple) and len(state) == len(target.items) else [state] * len(target.items)
+            for item, item_state in zip(target.items, items):
+                if is_traced(item_state) and isinstance(item, NameExpr) and item.name in self.outside:
+                    self.leak(value, item)
+            return
+        if not is_traced(state):
+            return
         if isinstance(target, NameExpr) and target.name in self.outside:
             self.leak(value, target)
         elif isinstance(target, IndexExpr) and self.kept_outside(target.base):
@@ -161,7 +171,7 @@ class Walk(Calls, flow.Flow[Env]):
     def leak(self, value: Expression, holder: Expression, how: str = sites.ASSIGNED) -> None:
         if self.guarded:
             return
-        key = (sites.LEAK, value.line, value.column)
+        key = (sites.LEAK, holder.line, holder.column)
         if key not in self.sites:
             self.sites[key] = Site(sites.LEAK, value, value, how)
             self.sites[key].holder = holder

@@ -74,6 +74,16 @@ LEAKED_TRACER: Final = ErrorCode(
     "a traced value kept where it outlives the trace, then computed with",
     CATEGORY,
 )
+LINEN_FROZEN: Final = ErrorCode(
+    "jax-linen-frozen",
+    "an attribute of a Flax Linen module set in a compact method, where the module is frozen",
+    CATEGORY,
+)
+LINEN_UNBOUND: Final = ErrorCode(
+    "jax-linen-unbound",
+    "a compact method of a Flax Linen module called on an instance no `init` or `apply` binds",
+    CATEGORY,
+)
 GRAD_ARGUMENT: Final = ErrorCode(
     "jax-grad-argument",
     "`jax.grad` and its kin called with what they cannot differentiate: an int, too few arguments",

@@ -15,6 +15,12 @@ from mypy_plugin.lib.fixes import Fix
 
 CATEGORY: Final = "JAX"
 """The category of every error code of the plugin, as mypy lists codes."""
+UNCHECKED_BODY: Final = (
+    'At line {line}, in the body of "{function}", which mypy does not check: set "check_untyped_defs = true" '
+    '(or run "jax-stubs lint") to see it there'
+)
+"""The note of a report moved out of a body mypy does not check (it drops what is reported
+there) to a line it shows, naming the line."""
 
 
 class Report:

@@ -21,6 +21,7 @@ RULE_MODULES: Final[tuple[str, ...]] = (
     "lax_structure",
     "donated_buffers",
     "grad_and_vmap",
+    "flax_linen",
 )
 """Every rule's module, each with its ``RULE``, in the order their hooks run on one name."""
 

@@ -107,10 +107,6 @@ WHERE_FOR_A_MASKED_UPDATE: Final = (
 )
 HELPER: Final = 'In "{function}"{steps}, which {transform} traces'
 CALLED_FROM: Final = ', called from "{function}" at line {line}'
-UNCHECKED: Final = (
-    'At line {line}, in the body of "{function}", which mypy does not check: set "check_untyped_defs = true" '
-    '(or run "jax-stubs lint") to see it there'
-)
 SHAPE_FROM_SHAPES: Final = (
     'A shape must be known while JAX traces: make "{value}" static, or compute it from shapes ("x.shape[0]"); to keep the shape '
     'and drop entries, mask instead ("{jnp}.where({jnp}.arange(x.shape[0]) < n, x, 0)")'
@@ -247,7 +243,7 @@ def placed(api: CheckerPluginInterface, traced: TransformedFunction, site: Site,
     if checked(api, functions[-1]):
         return site.node, notes
     at = next((calls[i] for i in reversed(range(len(calls))) if checked(api, functions[i])), transform)
-    return at, [UNCHECKED.format(line=site.node.line, function=functions[-1].name), *notes]
+    return at, [reporting.UNCHECKED_BODY.format(line=site.node.line, function=functions[-1].name), *notes]
 
 
 def checked(api: CheckerPluginInterface, function: FuncItem) -> bool:
@@ -416,9 +412,13 @@ def report_leak(
     target = transform.args[0] if isinstance(transform, CallExpr) and transform.args else None
     instance = target.expr if traced.bound and isinstance(target, MemberExpr) else None
     holder = leaks.holder_of(site, transforms.receiver_of(traced.function) if traced.bound else None, instance)
-    ran = [transform] if traced.kind == transforms.LAX_KIND and isinstance(transform, CallExpr) else calls.calls
-    if holder is None:
+    # a call of the name before "f = jax.jit(f)" runs the plain function
+    lax = traced.kind == transforms.LAX_KIND and isinstance(transform, CallExpr)
+    ran = [transform] if lax and isinstance(transform, CallExpr) else [call for call in calls.calls if call.line >= transform.line]
+    tree = mypy_internals.module_tree(api)
+    if holder is None or tree is None:
         return
+    holder.only_appended = holder.appended and leaks.starts_empty(tree, holder.root)
     use = next((found for call in ran if (found := leaks.first_use(leaks.blocks_after(api, call), holder)) is not None), None)
     if use is None:
         return

@@ -1,0 +1,194 @@
+"""``jax-linen-frozen`` and ``jax-linen-unbound`` (``docs/rules/``): Flax Linen's lifecycle.
+
+A Linen module runs its ``@nn.compact`` methods only bound, inside ``init`` or ``apply``, and is
+frozen there: setting an attribute of ``self`` in a compact method raises
+``SetAttributeFrozenModuleError`` whenever it runs, and calling a compact method on an instance
+made outside any module (``MLP()(x)``) raises ``CallCompactUnboundModuleError`` (measured on
+Flax 0.12.8, the release of the test extra). Both are read from the hook mypy runs when it checks
+``@nn.compact`` itself, so a project without Flax imports nothing of this rule: the compact
+method's own body, and the instances of its class that the module makes and calls at its top
+level (a notebook's or a script's), where no module can bind them. Instances made or called in a
+function are left alone: a function called from a compact method makes bound submodules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from mypy.nodes import (
+    FUNC_NO_INFO,
+    AssignmentStmt,
+    Block,
+    CallExpr,
+    ClassDef,
+    Decorator,
+    Expression,
+    ExpressionStmt,
+    FuncDef,
+    MemberExpr,
+    MypyFile,
+    NameExpr,
+    OverloadedFuncDef,
+    RefExpr,
+    ReturnStmt,
+    Statement,
+    TypeInfo,
+)
+from mypy.plugin import CheckerPluginInterface, FunctionContext
+from mypy.types import Type
+
+from mypy_plugin.lib import checked_module, errorcodes, mypy_internals, nodes, reporting, statements
+from mypy_plugin.lib.rule import Rule
+from mypy_plugin.lib.source import source
+
+CODE: Final = errorcodes.LINEN_FROZEN
+UNBOUND_CODE: Final = errorcodes.LINEN_UNBOUND
+
+COMPACT: Final = "flax.linen.module.compact"
+LINEN_MODULE: Final = "flax.linen.module.Module"
+COMPACT_LAYERS: Final = frozenset(
+    {
+        "flax.linen.activation.PReLU", "flax.linen.attention.MultiHeadAttention",
+        "flax.linen.attention.MultiHeadDotProductAttention", "flax.linen.attention.SelfAttention",
+        "flax.linen.combinators.Sequential", "flax.linen.linear.Conv", "flax.linen.linear.ConvLocal",
+        "flax.linen.linear.ConvTranspose", "flax.linen.linear.Dense", "flax.linen.linear.DenseGeneral",
+        "flax.linen.linear.Einsum", "flax.linen.normalization.BatchNorm", "flax.linen.normalization.GroupNorm",
+        "flax.linen.normalization.InstanceNorm", "flax.linen.normalization.LayerNorm", "flax.linen.normalization.RMSNorm",
+        "flax.linen.normalization.SpectralNorm", "flax.linen.normalization.WeightNorm", "flax.linen.recurrent.ConvLSTMCell",
+        "flax.linen.recurrent.GRUCell", "flax.linen.recurrent.LSTMCell", "flax.linen.recurrent.MGUCell",
+        "flax.linen.recurrent.OptimizedLSTMCell", "flax.linen.recurrent.SimpleCell", "flax.linen.stochastic.Dropout",
+    }
+)  # fmt: skip
+"""Flax's own layers whose ``__call__`` is ``@nn.compact`` (mypy's cache keeps no decorator of
+another module's function; ``tests/test_flax_linen.py`` reads them from the installed Flax)."""
+
+FROZEN: Final = '"{target}" set in compact method "{method}"; Flax raises SetAttributeFrozenModuleError'
+FROZEN_WAY: Final = (
+    'A Linen module is frozen outside "setup": return the value, or record it with '
+    "\"self.sow('intermediates', '{name}', value)\" and apply with mutable=[\"intermediates\"]"
+)
+SUBMODULE_IN_SETUP: Final = 'Submodules and fields kept on "self" are assigned in "setup"'
+UNBOUND: Final = 'compact "{cls}.{method}" called on an unbound module; Flax raises CallCompactUnboundModuleError'
+INIT_THEN_APPLY: Final = 'Initialise, then apply: "variables = {model}.init(jax.random.key(0), x)", then "{model}.apply(variables, x)"'
+
+
+def on_compact(ctx: FunctionContext) -> Type:
+    """``@nn.compact`` on a method of a Linen module of the checked module."""
+    decorator = ctx.context
+    if not isinstance(decorator, Decorator) or decorator.func.info is FUNC_NO_INFO:
+        return ctx.default_return_type
+    info = decorator.func.info
+    if not info.has_base(LINEN_MODULE):
+        return ctx.default_return_type
+    check_frozen(ctx.api, decorator)
+    tree = mypy_internals.module_tree(ctx.api)
+    if tree is not None:
+        for call, model in unbound_calls(tree, lambda node: constructs(node, info), decorator.func.name):
+            report_unbound(ctx.api, call, info.name, decorator.func.name, model)
+    return ctx.default_return_type
+
+
+def on_layer(ctx: FunctionContext) -> Type:
+    """One of Flax's compact layers made (``nn.Dense(3)``): where the module's top level makes
+    it, its calls there."""
+    call = ctx.context
+    tree = mypy_internals.module_tree(ctx.api)
+    if not isinstance(call, CallExpr) or tree is None or not isinstance(call.callee, RefExpr):
+        return ctx.default_return_type
+    chain = checked_module.enclosing_statements(ctx.api, call)
+    if not chain or any(isinstance(s, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)) for s in chain):
+        return ctx.default_return_type
+    fullname = call.callee.fullname
+    name = fullname.rsplit(".", 1)[-1]
+    for found, model in unbound_calls(tree, lambda node: node is call, "__call__"):
+        report_unbound(ctx.api, found, name, "__call__", model)
+    return ctx.default_return_type
+
+
+def check_frozen(api: CheckerPluginInterface, decorator: Decorator) -> None:
+    """Each ``self.x = ...`` in the compact method's own body (not in a function defined there)."""
+    method = decorator.func
+    receiver = method.arguments[0].variable.name if method.arguments else None
+    if receiver is None or method.is_static or method.is_class:
+        return
+    shown = not method.is_dynamic() or api.options.check_untyped_defs
+    for statement in statements.statements_in(method.body):
+        if not isinstance(statement, AssignmentStmt):
+            continue
+        for target in statement.lvalues:
+            if isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr) and target.expr.name == receiver:
+                report_frozen(api, target, method, decorator, shown)
+
+
+def unbound_calls(tree: MypyFile, made_by: Callable[[Expression], bool], method: str) -> list[tuple[CallExpr, str]]:
+    """Calls of the compact ``method`` on instances that ``made_by`` says are made (of the
+    class) at the module's top level:
+    ``MLP()(x)`` or ``MLP().encode(x)``, and ``model = MLP()`` then ``model(x)`` below it, each
+    with how the instance is written."""
+    top = [s for s in statements.statements_in(Block(tree.defs)) if not isinstance(s, (FuncDef, Decorator, OverloadedFuncDef, ClassDef))]
+    made: dict[object, int] = {}
+    found = []
+    for statement in top:
+        for call in calls_of(statement):
+            receiver = receiver_of(call, method)
+            if receiver is None:
+                continue
+            if made_by(receiver):
+                found.append((call, source(receiver) or "model"))
+            elif isinstance(receiver, NameExpr) and receiver.node in made and made[receiver.node] < call.line:
+                found.append((call, receiver.name))
+        if isinstance(statement, AssignmentStmt) and made_by(statement.rvalue):
+            [target] = statement.lvalues if len(statement.lvalues) == 1 else [None]
+            if isinstance(target, NameExpr) and target.node is not None:
+                made[target.node] = statement.line
+        elif isinstance(statement, AssignmentStmt):
+            for target in statement.lvalues:  # bound again to anything else: no longer known
+                if isinstance(target, NameExpr):
+                    made.pop(target.node, None)
+    return found
+
+
+def calls_of(statement: Statement) -> list[CallExpr]:
+    """The calls in a simple statement's expressions (compound statements' blocks are walked as
+    statements of their own)."""
+    if isinstance(statement, (ExpressionStmt, AssignmentStmt, ReturnStmt)):
+        return list(nodes.calls_in([statement]))
+    return []
+
+
+def receiver_of(call: CallExpr, method: str) -> Expression | None:
+    """The instance ``call`` calls ``method`` of: ``model`` in ``model(x)`` for ``__call__``,
+    in ``model.encode(x)`` for ``encode``."""
+    if method == "__call__" and not isinstance(call.callee, MemberExpr):
+        return call.callee
+    if isinstance(call.callee, MemberExpr) and call.callee.name == method:
+        return call.callee.expr
+    return None
+
+
+def constructs(node: Expression, info: TypeInfo) -> bool:
+    """``MLP(...)``: the class itself called."""
+    return isinstance(node, CallExpr) and isinstance(node.callee, NameExpr) and node.callee.node is info
+
+
+def report_frozen(api: CheckerPluginInterface, target: MemberExpr, method: FuncDef, decorator: Decorator, shown: bool) -> None:
+    """``jax-linen-frozen``: an attribute of ``self`` set in a compact method."""
+    message = FROZEN.format(target=source(target) or f"self.{target.name}", method=method.name)
+    notes = [FROZEN_WAY.format(name=target.name), SUBMODULE_IN_SETUP]
+    if shown:
+        reporting.error_with_notes(api, target, CODE, message, notes)
+    else:
+        where = reporting.UNCHECKED_BODY.format(line=target.line, function=method.name)
+        compact = next((node for node in decorator.decorators if getattr(node, "fullname", "") == COMPACT), decorator)
+        reporting.error_with_notes(api, compact, CODE, message, [where, *notes])
+
+
+def report_unbound(api: CheckerPluginInterface, call: CallExpr, cls: str, method: str, model: str) -> None:
+    """``jax-linen-unbound``: a compact method called on an instance no module binds."""
+    name = model if model.isidentifier() else "model"
+    message = UNBOUND.format(cls=cls, method=method)
+    reporting.error_with_notes(api, call, UNBOUND_CODE, message, [INIT_THEN_APPLY.format(model=name)])
+
+
+RULE: Final = Rule(CODE, other_codes=(UNBOUND_CODE,), function_hooks={COMPACT: on_compact, **dict.fromkeys(COMPACT_LAYERS, on_layer)})

@@ -1,0 +1,23 @@
+"""The table of Flax's own compact layers that ``jax-linen-unbound`` reads
+(``mypy_plugin/rules/flax_linen.py``, ``COMPACT_LAYERS``) is the installed Flax's: each public
+``flax.linen`` module class whose ``__call__`` Flax marks compact."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from mypy_plugin.rules import flax_linen
+
+nn = pytest.importorskip("flax.linen")
+
+
+def test_compact_layers_are_the_installed_flax_ones() -> None:
+    found = set()
+    for name in dir(nn):
+        value = getattr(nn, name)
+        if inspect.isclass(value) and issubclass(value, nn.Module) and value is not nn.Module:
+            if getattr(value.__call__, "compact", False):
+                found.add(f"{value.__module__}.{value.__qualname__}")
+    assert found == flax_linen.COMPACT_LAYERS
