@@ -32,8 +32,8 @@ RELEASE_SKIP = re.compile(
 LIBRARY_SKIP = re.compile(r"__import__\('importlib\.util'\)\.util\.find_spec\('(?P<library>\w+)'\) is None")
 """A ``skip`` for a case about another library's transform (equinox's, flax's), which the test
 environment has and the matrix's do not."""
-LIBRARY_CODES = frozenset({"jax-linen-frozen", "jax-linen-unbound"})
-"""The codes of rules about another library (Flax), which the demo and the lint sample do not
+LIBRARY_CODES = frozenset({"jax-linen-frozen", "jax-linen-unbound", "jax-equinox-module"})
+"""The codes of rules about another library (Flax, Equinox), which the demo and the lint sample do not
 import (the matrix's environments do not have it): their YAML cases and pages show them."""
 PORTED_FROM_NUMPY = Path(__file__).resolve().parent / "lint" / "ported_from_numpy.py"
 """The module ``jax-stubs lint`` is tested on: one misuse of each code, marked ``# jax-...``."""
@@ -258,6 +258,12 @@ RULES = (
             ),
             "CallCompactUnboundModuleError",
             re.compile(r"^Can't call compact methods on unbound modules"),
+        ),
+        Rule(
+            "jax-equinox-module",
+            re.compile(r"^main:(\d+): error: .* holds a function, which .* cannot trace; JAX raises TypeError  \[jax-equinox-module\]$"),
+            "TypeError",
+            UNTRACEABLE_ARGUMENT,
         ),
         Rule(
             "jax-grad-argument",

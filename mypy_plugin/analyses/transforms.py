@@ -135,7 +135,7 @@ class TransformedFunction:
     ``jax.checkpoint``, a ``lax`` body): whether the calls of JAX inside it are staged (every
     result a tracer) and which parameters are traced."""
 
-    __slots__ = ("function", "kind", "traced_parameters", "leaf_parameters", "decorator", "name", "bound", "given")
+    __slots__ = ("function", "kind", "traced_parameters", "leaf_parameters", "decorator", "name", "bound", "given", "flattened")
 
     def __init__(
         self,
@@ -168,6 +168,10 @@ class TransformedFunction:
         self.bound = bound
         """A method bound to its instance (``jax.jit(model.step)``): ``self`` is not an argument."""
         self.given: Env = {}
+        self.flattened: frozenset[str] = frozenset()
+        """Every parameter whose argument JAX flattens into tracers at each call, whatever its
+        type: the non-static ones under ``jax.jit``, the batched ones under ``jax.vmap``, the
+        differentiated ones under ``jax.grad`` (a function held in it raises ``TypeError``)."""
         """What the module's calls pass to parameters written without a type, where they all
         agree (``applied.given_states``): a state of ``values`` for each, in place of
         ``CANDIDATE``."""
@@ -349,7 +353,9 @@ def traced_function(
     traced = frozenset(name for name in candidates or () if name in required and holds_tracers(declared_type(function, name)))
     receiver = receiver_of(function)
     leaves = frozenset(name for name in candidates or () if name in required and name != receiver and held_as_leaves(function, name))
-    return TransformedFunction(function, kind, traced, written, leaves, bound=bound)
+    transformed = TransformedFunction(function, kind, traced, written, leaves, bound=bound)
+    transformed.flattened = frozenset(name for name in candidates or () if name != receiver)
+    return transformed
 
 
 LAX_BODIES: Final = {

@@ -84,6 +84,11 @@ LINEN_UNBOUND: Final = ErrorCode(
     "a compact method of a Flax Linen module called on an instance no `init` or `apply` binds",
     CATEGORY,
 )
+EQUINOX_MODULE: Final = ErrorCode(
+    "jax-equinox-module",
+    "an Equinox module that holds a function, given to `jax.jit` or `jax.grad`",
+    CATEGORY,
+)
 GRAD_ARGUMENT: Final = ErrorCode(
     "jax-grad-argument",
     "`jax.grad` and its kin called with what they cannot differentiate: an int, too few arguments",

@@ -22,6 +22,7 @@ RULE_MODULES: Final[tuple[str, ...]] = (
     "donated_buffers",
     "grad_and_vmap",
     "flax_linen",
+    "equinox_modules",
 )
 """Every rule's module, each with its ``RULE``, in the order their hooks run on one name."""
 

@@ -292,6 +292,28 @@ HOOKED: Final[tuple[Hooked, ...]] = (
             "flax.linen.stochastic.Dropout",
         ),
     ),
+    Hooked(
+        "equinox_modules",
+        "RULE",
+        codes=("jax-equinox-module",),
+        function_hooks=(
+            "equinox.nn._mlp.MLP",
+            "equinox.nn._pool.AdaptiveAvgPool1d",
+            "equinox.nn._pool.AdaptiveAvgPool2d",
+            "equinox.nn._pool.AdaptiveAvgPool3d",
+            "equinox.nn._pool.AdaptiveMaxPool1d",
+            "equinox.nn._pool.AdaptiveMaxPool2d",
+            "equinox.nn._pool.AdaptiveMaxPool3d",
+            "equinox.nn._pool.AvgPool1d",
+            "equinox.nn._pool.AvgPool2d",
+            "equinox.nn._pool.AvgPool3d",
+            "equinox.nn._pool.MaxPool1d",
+            "equinox.nn._pool.MaxPool2d",
+            "equinox.nn._pool.MaxPool3d",
+            "equinox.nn._sequential.Lambda",
+            "equinox.nn._weight_norm.WeightNorm",
+        ),
+    ),
 )
 EXTRA: Final[tuple[Hooked, ...]] = (
     Hooked(
