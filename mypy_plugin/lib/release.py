@@ -64,6 +64,11 @@ TRACERS_UNHASHABLE: Final[Release] = (0, 4, 36)
 hashed by identity with a ``DeprecationWarning``, so the lookup raised ``KeyError`` (JAX's
 CHANGELOG for 0.4.36; measured on 0.4.31 and 0.7.2)."""
 
+LEAKED_EAGER_TRACERS_RAISE: Final[Release] = (0, 4, 36)
+"""From this release, a tracer of ``jax.vmap`` or ``jax.grad`` (which run without staging) kept
+past the call raises ``UnexpectedTracerError`` when computed with; before, it computed (measured
+on 0.4.31, 0.4.35, 0.4.36, 0.7.2 and 0.12.0.1; a ``jax.jit`` tracer raised on all of them)."""
+
 CHECKPOINT_TRACES_LIKE_JIT: Final[Release] = (0, 4, 36)
 """From this release, ``jax.checkpoint`` (``jax.remat``) traces its function as ``jax.jit`` does,
 and a Python value of a tracer there raises what it raises under ``jax.jit``

@@ -40,7 +40,7 @@ from mypy_plugin.analyses import applied, leaks, sites, tracing, transforms
 from mypy_plugin.analyses.calls import initializer
 from mypy_plugin.analyses.sites import Site
 from mypy_plugin.analyses.transforms import JIT_KIND, TransformedFunction
-from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting, types
+from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, release, reporting, types
 from mypy_plugin.lib.fixes import Fix
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
@@ -417,6 +417,8 @@ def report_leak(
     ran = [transform] if lax and isinstance(transform, CallExpr) else [call for call in calls.calls if call.line >= transform.line]
     tree = mypy_internals.module_tree(api)
     if holder is None or tree is None:
+        return
+    if not traced.staged and not release.at_least(release.LEAKED_EAGER_TRACERS_RAISE):
         return
     holder.only_appended = holder.appended and leaks.starts_empty(tree, holder.root)
     use = next((found for call in ran if (found := leaks.first_use(leaks.blocks_after(api, call), holder)) is not None), None)
