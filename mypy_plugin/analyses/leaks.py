@@ -135,13 +135,11 @@ def holder_of(site: sites.Site, receiver: str | None, instance: Expression | Non
 
 def starts_empty(tree: MypyFile, root: NameExpr) -> bool:
     """Whether the one assignment in ``tree`` that binds ``root``'s variable is ``= []``."""
-    bindings = []
-    pending: list[Node] = list(tree.defs)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, AssignmentStmt) and any(isinstance(t, NameExpr) and t.node is root.node for t in node.lvalues):
-            bindings.append(node.rvalue)
-        pending.extend(nodes.children(node))
+    bindings = [
+        node.rvalue
+        for node in nodes.walk(tree.defs)
+        if isinstance(node, AssignmentStmt) and any(isinstance(t, NameExpr) and t.node is root.node for t in node.lvalues)
+    ]
     return len(bindings) == 1 and isinstance(bindings[0], ListExpr) and not bindings[0].items
 
 

@@ -45,6 +45,7 @@ from mypy.nodes import (
     OpExpr,
     OverloadedFuncDef,
     RaiseStmt,
+    RefExpr,
     ReturnStmt,
     SetComprehension,
     SetExpr,
@@ -63,14 +64,24 @@ from mypy.nodes import (
 from mypy_plugin.lib import statements
 
 
-def calls_in(found: list[Statement]) -> Iterator[CallExpr]:
-    """Every call in ``found``, in the blocks inside them and in the bodies defined there."""
+def walk(found: list[Statement]) -> Iterator[Node]:
+    """Every node in ``found``, in the blocks inside them and in the bodies defined there, in
+    the order they are written."""
     pending: list[Node] = list(reversed(found))
     while pending:
         node = pending.pop()
-        if isinstance(node, CallExpr):
-            yield node
+        yield node
         pending.extend(reversed(children(node)))
+
+
+def calls_in(found: list[Statement]) -> Iterator[CallExpr]:
+    """Every call in ``found``, in the blocks inside them and in the bodies defined there."""
+    return (node for node in walk(found) if isinstance(node, CallExpr))
+
+
+def names_a_function(node: Expression) -> bool:
+    """A lambda, or a name or module attribute bound by ``def`` (``jnp.tanh``, ``activate``)."""
+    return isinstance(node, LambdaExpr) or isinstance(node, RefExpr) and isinstance(node.node, (FuncDef, Decorator, OverloadedFuncDef))
 
 
 def children(node: Node) -> list[Node]:

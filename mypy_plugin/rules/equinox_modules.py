@@ -25,12 +25,8 @@ from mypy.nodes import (
     CallExpr,
     Decorator,
     Expression,
-    FuncDef,
-    LambdaExpr,
     MypyFile,
     NameExpr,
-    Node,
-    OverloadedFuncDef,
     RefExpr,
 )
 from mypy.plugin import CheckerPluginInterface, FunctionContext
@@ -107,14 +103,9 @@ def holds_a_function(call: CallExpr, fields: tuple[tuple[int, str], ...]) -> boo
         given = next((arg for arg, arg_name in zip(call.args, call.arg_names) if arg_name == name), None)
         if given is None and 0 <= position < len(call.args) and call.arg_names[position] is None:
             given = call.args[position]
-        if given is None or is_function(given):
+        if given is None or nodes.names_a_function(given):
             return True
     return False
-
-
-def is_function(node: Expression) -> bool:
-    """A lambda, or a name or module attribute bound by ``def`` (``jax.nn.relu``, ``jnp.tanh``)."""
-    return isinstance(node, LambdaExpr) or isinstance(node, RefExpr) and isinstance(node.node, (FuncDef, Decorator, OverloadedFuncDef))
 
 
 def passed_on(tree: MypyFile, made: CallExpr) -> list[tuple[CallExpr, Expression]]:
@@ -122,35 +113,19 @@ def passed_on(tree: MypyFile, made: CallExpr) -> list[tuple[CallExpr, Expression
     construction itself, or the name it is assigned to where that is the name's one binding in
     the module."""
     target: NameExpr | None = None
-    bindings = 0
-    name = None
     calls: list[CallExpr] = []
-    for node in every_node(tree):
+    for node in nodes.walk(tree.defs):
         if isinstance(node, AssignmentStmt) and node.rvalue is made and len(node.lvalues) == 1 and isinstance(node.lvalues[0], NameExpr):
             target = node.lvalues[0]
         elif isinstance(node, CallExpr):
             calls.append(node)
-    if target is not None:
-        name = target.name
-        for node in every_node(tree):
-            if isinstance(node, AssignmentStmt):
-                bindings += sum(isinstance(t, NameExpr) and t.name == name for t in node.lvalues)
-    found: list[tuple[CallExpr, Expression]] = []
-    for call in calls:
-        for arg in call.args:
-            if arg is made or (bindings == 1 and target is not None and isinstance(arg, NameExpr) and arg.node is target.node):
-                found.append((call, arg))
-    return found
-
-
-def every_node(tree: MypyFile) -> list[Node]:
-    found: list[Node] = []
-    pending: list[Node] = list(tree.defs)
-    while pending:
-        node = pending.pop()
-        found.append(node)
-        pending.extend(nodes.children(node))
-    return found
+    once = target is not None and nodes.references(tree).bindings.get(target.name, 0) == 1
+    return [
+        (call, arg)
+        for call in calls
+        for arg in call.args
+        if arg is made or (once and target is not None and isinstance(arg, NameExpr) and arg.node is target.node)
+    ]
 
 
 def transformed_callee(call: CallExpr, module: str) -> TransformedFunction | None:

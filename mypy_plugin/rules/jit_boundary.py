@@ -33,11 +33,9 @@ from mypy.nodes import (
     Expression,
     FuncDef,
     FuncItem,
-    LambdaExpr,
     MemberExpr,
     MypyFile,
     NameExpr,
-    OverloadedFuncDef,
     RefExpr,
 )
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, MethodSigContext
@@ -46,7 +44,7 @@ from mypy.types import CallableType, FunctionLike, Instance, NoneType, TupleType
 from mypy_plugin.analyses import contract, donation, jitted, transforms
 from mypy_plugin.analyses.contract import Concrete
 from mypy_plugin.analyses.jitted import JittedSignature
-from mypy_plugin.lib import arguments, checked_module, errorcodes, fullnames, mypy_internals, reporting
+from mypy_plugin.lib import arguments, checked_module, errorcodes, fullnames, mypy_internals, nodes, reporting
 from mypy_plugin.lib.fixes import Fix
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
@@ -182,7 +180,7 @@ def on_call(ctx: MethodContext) -> Type:
                 report_unhashable_argument(ctx.api, arg, name, kept, typ)
             continue
         kind = jitted.untraceable(typ)
-        if kind == jitted.FUNCTION and not names_a_function(arg):
+        if kind == jitted.FUNCTION and not nodes.names_a_function(arg):
             continue  # a Callable value may be a pytree (jax.tree_util.Partial, an equinox method)
         if kind is not None:
             report_untraceable(ctx.api, arg, name, kept, kind)
@@ -431,11 +429,6 @@ def read_directly(call: Context) -> bool:
     return isinstance(callee, MemberExpr) and (
         isinstance(callee.node, (Decorator, FuncDef)) or isinstance(callee.expr, RefExpr) and isinstance(callee.expr.node, MypyFile)
     )
-
-
-def names_a_function(arg: Expression) -> bool:
-    """A lambda, or a name or module attribute bound by ``def`` (``jnp.tanh``, ``activate``)."""
-    return isinstance(arg, LambdaExpr) or isinstance(arg, RefExpr) and isinstance(arg.node, (FuncDef, Decorator, OverloadedFuncDef))
 
 
 def single_callable(types: Sequence[Type]) -> CallableType | None:

@@ -413,8 +413,8 @@ def report_leak(
     instance = target.expr if traced.bound and isinstance(target, MemberExpr) else None
     holder = leaks.holder_of(site, transforms.receiver_of(traced.function) if traced.bound else None, instance)
     # a call of the name before "f = jax.jit(f)" runs the plain function
-    lax = traced.kind == transforms.LAX_KIND and isinstance(transform, CallExpr)
-    ran = [transform] if lax and isinstance(transform, CallExpr) else [call for call in calls.calls if call.line >= transform.line]
+    lax_body = traced.kind == transforms.LAX_KIND
+    ran = [transform] if lax_body and isinstance(transform, CallExpr) else [call for call in calls.calls if call.line >= transform.line]
     tree = mypy_internals.module_tree(api)
     if holder is None or tree is None:
         return
