@@ -32,7 +32,7 @@ RELEASE_SKIP = re.compile(
 LIBRARY_SKIP = re.compile(r"__import__\('importlib\.util'\)\.util\.find_spec\('(?P<library>\w+)'\) is None")
 """A ``skip`` for a case about another library's transform (equinox's, flax's), which the test
 environment has and the matrix's do not."""
-LIBRARY_CODES = frozenset({"jax-linen-frozen", "jax-linen-unbound", "jax-equinox-module"})
+LIBRARY_CODES = frozenset({"jax-linen-frozen", "jax-linen-unbound", "jax-equinox-module", "jax-nnx-trace-level"})
 """The codes of rules about another library (Flax, Equinox), which the demo and the lint sample do not
 import (the matrix's environments do not have it): their YAML cases and pages show them."""
 PORTED_FROM_NUMPY = Path(__file__).resolve().parent / "lint" / "ported_from_numpy.py"
@@ -58,6 +58,9 @@ class Rule:
     raised_by_a_call: bool = False
     """The report is at a declaration that no value passed can satisfy; JAX raises at each
     call of what is declared, on a later line."""
+    on_the_traceback: bool = False
+    """The reported line calls what raises: it is on the exception's traceback, not necessarily
+    last (a captured module's method changes its state a few frames further in)."""
     or_subclass: bool = False
     """JAX raises a subclass of ``exception`` whose name changed between releases
     (``XlaRuntimeError``, then ``JaxRuntimeError``)."""
@@ -264,6 +267,13 @@ RULES = (
             re.compile(r"^main:(\d+): error: .* holds a function, which .* cannot trace; JAX raises TypeError  \[jax-equinox-module\]$"),
             "TypeError",
             UNTRACEABLE_ARGUMENT,
+        ),
+        Rule(
+            "jax-nnx-trace-level",
+            re.compile(r"^main:(\d+): error: .* is made outside .* in it; Flax raises TraceContextError  \[jax-nnx-trace-level\]$"),
+            "TraceContextError",
+            re.compile(r"^Cannot mutate \w+ from a different trace level"),
+            on_the_traceback=True,
         ),
         Rule(
             "jax-grad-argument",

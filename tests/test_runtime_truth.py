@@ -57,9 +57,14 @@ def expected_outcome(case: Case) -> str:
     return case.runtime
 
 
+def lines_on_the_traceback(error: BaseException, main: Path) -> list[int]:
+    """The lines of ``main`` on the traceback, outermost first."""
+    return [f.lineno or 0 for f in traceback.extract_tb(error.__traceback__) if f.filename == str(main)]
+
+
 def raising_line(error: BaseException, main: Path) -> int | None:
     """The last line of ``main`` on the traceback: where the snippet called into JAX."""
-    lines = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == str(main)]
+    lines = lines_on_the_traceback(error, main)
     return lines[-1] if lines else None
 
 
@@ -83,7 +88,9 @@ def test_runtime_agrees_with_the_type_check(case: Case, tmp_path: Path) -> None:
     if case.misuses:
         [(line, reported)] = case.misuses
         assert reported.message is not None and reported.message.search(str(error)), repr(error)
-        if reported.raised_by_a_call:
+        if reported.on_the_traceback:
+            assert line in lines_on_the_traceback(error, main), "the reported line calls what raises"
+        elif reported.raised_by_a_call:
             assert (raising_line(error, main) or 0) > line, "raised by a call after the declaration"
         else:
             assert raising_line(error, main) == line

@@ -89,6 +89,11 @@ EQUINOX_MODULE: Final = ErrorCode(
     "an Equinox module that holds a function, given to `jax.jit` or `jax.grad`",
     CATEGORY,
 )
+NNX_TRACE_LEVEL: Final = ErrorCode(
+    "jax-nnx-trace-level",
+    "Flax NNX state made outside a transform and changed inside it",
+    CATEGORY,
+)
 GRAD_ARGUMENT: Final = ErrorCode(
     "jax-grad-argument",
     "`jax.grad` and its kin called with what they cannot differentiate: an int, too few arguments",

@@ -23,6 +23,7 @@ RULE_MODULES: Final[tuple[str, ...]] = (
     "grad_and_vmap",
     "flax_linen",
     "equinox_modules",
+    "flax_nnx",
 )
 """Every rule's module, each with its ``RULE``, in the order their hooks run on one name."""
 

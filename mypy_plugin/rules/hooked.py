@@ -314,6 +314,12 @@ HOOKED: Final[tuple[Hooked, ...]] = (
             "equinox.nn._weight_norm.WeightNorm",
         ),
     ),
+    Hooked(
+        "flax_nnx",
+        "RULE",
+        codes=("jax-nnx-trace-level",),
+        function_hooks=("flax.nnx.rnglib.Rngs",),
+    ),
 )
 EXTRA: Final[tuple[Hooked, ...]] = (
     Hooked(
