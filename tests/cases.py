@@ -32,7 +32,7 @@ RELEASE_SKIP = re.compile(
 LIBRARY_SKIP = re.compile(r"__import__\('importlib\.util'\)\.util\.find_spec\('(?P<library>\w+)'\) is None")
 """A ``skip`` for a case about another library's transform (equinox's, flax's), which the test
 environment has and the matrix's do not."""
-LIBRARY_CODES = frozenset({"jax-linen-frozen", "jax-linen-unbound", "jax-equinox-module", "jax-nnx-trace-level"})
+LIBRARY_CODES = frozenset({"jax-linen-frozen", "jax-linen-unbound", "jax-linen-mutable", "jax-equinox-module", "jax-nnx-trace-level"})
 """The codes of rules about another library (Flax, Equinox), which the demo and the lint sample do not
 import (the matrix's environments do not have it): their YAML cases and pages show them."""
 PORTED_FROM_NUMPY = Path(__file__).resolve().parent / "lint" / "ported_from_numpy.py"
@@ -261,6 +261,24 @@ RULES = (
             ),
             "CallCompactUnboundModuleError",
             re.compile(r"^Can't call compact methods on unbound modules"),
+        ),
+        Rule(
+            "jax-linen-unbound",
+            re.compile(
+                r'^main:(\d+): error: "setup" of .* on an unbound module; Flax raises CallSetupUnboundModuleError  \[jax-linen-unbound\]$'
+            ),
+            "CallSetupUnboundModuleError",
+            re.compile(r"^Can't call compact methods on unbound modules"),
+        ),
+        Rule(
+            "jax-linen-mutable",
+            re.compile(
+                r'^main:(\d+): error: .* updates "batch_stats", which this call keeps immutable; '
+                r"Flax raises ModifyScopeVariableError  \[jax-linen-mutable\]$"
+            ),
+            "ModifyScopeVariableError",
+            re.compile(r'^Cannot update variable "\w+" in .* because collection "batch_stats" is immutable'),
+            on_the_traceback=True,
         ),
         Rule(
             "jax-equinox-module",

@@ -7,10 +7,11 @@ Every Python block is one of two kinds:
   mypy (plugin on, unannotated bodies checked) and in the four other checkers;
 - **a misuse**: lines marked ``# error [<code>]: raises <Exception>``, ``: each call raises
   <Exception>`` (a declaration that every later call of it trips), ``: its use after raises
-  <Exception>`` (a store that a later line trips) or ``: runs, changes nothing``.
+  <Exception>`` (a store that a later line trips), ``: the call raises <Exception>`` (a call that
+  raises in the block's code it runs, a module's ``__call__``) or ``: runs, changes nothing``.
   mypy with the plugin reports exactly the marked lines, under the marked codes, and the block,
   run, raises that exception (or a subclass of it) from the marked line (from a later line for a
-  declaration or a store), or runs to its end. A misuse of a code that ``jax-stubs lint`` shows for one of
+  declaration or a store, through it for a call), or runs to its end. A misuse of a code that ``jax-stubs lint`` shows for one of
   mypy's own errors (``lint/mypy_errors.py``) is read from lint instead. An output block right after it (lines ``example.py:...``)
   is what mypy prints for it, word for word.
 
@@ -47,7 +48,7 @@ CODES = sorted(value.code for value in vars(errorcodes).values() if isinstance(v
 SECTIONS = ["What JAX raises", "What is reported", "What is left alone", "The fix", "Silencing"]
 """The sections of every page, in this order (as ``## <name>``)."""
 MARKER = re.compile(
-    r"# error \[(?P<code>[a-z-]+)\]: (?:(?P<later>each call |its use after )?raises (?P<raises>\w+)|runs, changes nothing)$"
+    r"# error \[(?P<code>[a-z-]+)\]: (?:(?P<later>each call |its use after |the call )?raises (?P<raises>\w+)|runs, changes nothing)$"
 )
 CANARY = "import jax.numpy as jnp\n\nwrong: int = jnp.zeros(3)\n"
 """Checked beside the JAX-way blocks: its one error shows that a checker read the folder and JAX."""
@@ -58,7 +59,8 @@ try:
     runpy.run_path(path, run_name="__main__")
 except Exception as error:
     lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if frame.filename == path]
-    print(json.dumps({"raised": [kind.__name__ for kind in type(error).__mro__], "line": lines[-1] if lines else None}))
+    raised = [kind.__name__ for kind in type(error).__mro__]
+    print(json.dumps({"raised": raised, "line": lines[-1] if lines else None, "through": lines}))
 else:
     print(json.dumps({"raised": None}))
 """
@@ -67,12 +69,13 @@ else:
 
 class Block(NamedTuple):
     """A Python block of a document: where it is, its text, its marked lines (line in the block:
-    code, the exception's name or ``None`` for a block that runs, whether a later call raises
-    it), and the output block that follows it, if any (its lines)."""
+    code, the exception's name or ``None`` for a block that runs, and where it raises: ``""``
+    from the line, else the marker's words for a later line or a call through it), and the output
+    block that follows it, if any (its lines)."""
 
     where: str
     text: str
-    marked: dict[int, tuple[str, str | None, bool]]
+    marked: dict[int, tuple[str, str | None, str]]
     output: list[str] | None
 
 
@@ -83,7 +86,7 @@ def blocks_of(document: Path) -> list[Block]:
         marked = {}
         for number, line in enumerate(match[1].splitlines(), start=1):
             if marker := MARKER.search(line):
-                marked[number] = (marker["code"], marker["raises"], marker["later"] is not None)
+                marked[number] = (marker["code"], marker["raises"], marker["later"] or "")
         output = re.match(r"\n[^\n]*\n\n```\n(example\.py:.*?)```\n", text[match.end() :], re.DOTALL)
         where = f"{document.relative_to(ROOT)}:{text.count(chr(10), 0, match.start()) + 2}"
         found.append(Block(where, match[1], marked, output[1].splitlines() if output else None))
@@ -307,7 +310,9 @@ def test_misuse_raises_from_its_line(index: int, misuses: Path) -> None:
         return
     [(line, raises, later)] = raising
     assert outcome["raised"] is not None and raises in outcome["raised"], f"{block.where}: {outcome}\n{result.stderr[-2000:]}"
-    if later:
+    if later == "the call ":
+        assert line in outcome["through"], f"{block.where}: raised through lines {outcome['through']}, not {line}"
+    elif later:
         assert outcome["line"] is not None and outcome["line"] > line, (
             f"{block.where}: raised from line {outcome['line']}, not a call after {line}"
         )

@@ -81,12 +81,17 @@ LINEN_FROZEN: Final = ErrorCode(
 )
 LINEN_UNBOUND: Final = ErrorCode(
     "jax-linen-unbound",
-    "a compact method of a Flax Linen module called on an instance no `init` or `apply` binds",
+    "a compact method or `setup` of a Flax Linen module called on an instance no `init` or `apply` binds",
     CATEGORY,
 )
 EQUINOX_MODULE: Final = ErrorCode(
     "jax-equinox-module",
     "an Equinox module that holds a function, given to `jax.jit` or `jax.grad`",
+    CATEGORY,
+)
+LINEN_MUTABLE: Final = ErrorCode(
+    "jax-linen-mutable",
+    "a Flax Linen module applied with `batch_stats` immutable where its own code updates them",
     CATEGORY,
 )
 NNX_TRACE_LEVEL: Final = ErrorCode(

@@ -19,6 +19,7 @@ from mypy.nodes import (
     MatchStmt,
     NameExpr,
     OperatorAssignmentStmt,
+    ReturnStmt,
     StarExpr,
     Statement,
     TryStmt,
@@ -57,6 +58,19 @@ def statements_in(block: Block) -> list[Statement]:
         for statement in pending.pop().body:
             found.append(statement)
             pending.extend(compound_blocks(statement))
+    return found
+
+
+def straight_path(block: Block) -> list[Statement]:
+    """The statements of ``block`` that run whenever it does (what no branch, loop or ``try``
+    decides): its own, and those of ``with`` blocks in it, up to the first ``return``."""
+    found: list[Statement] = []
+    for statement in block.body:
+        found.append(statement)
+        if isinstance(statement, WithStmt):
+            found.extend(straight_path(statement.body))
+        if isinstance(statement, ReturnStmt):
+            break
     return found
 
 

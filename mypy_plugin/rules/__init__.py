@@ -22,6 +22,7 @@ RULE_MODULES: Final[tuple[str, ...]] = (
     "donated_buffers",
     "grad_and_vmap",
     "flax_linen",
+    "flax_linen_mutable",
     "equinox_modules",
     "flax_nnx",
 )

@@ -3,11 +3,13 @@
 A Linen module runs its ``@nn.compact`` methods only bound, inside ``init`` or ``apply``, and is
 frozen there: setting an attribute of ``self`` in a compact method raises
 ``SetAttributeFrozenModuleError`` whenever it runs, and calling a compact method on an instance
-made outside any module (``MLP()(x)``) raises ``CallCompactUnboundModuleError`` (measured on
-Flax 0.12.8, the release of the test extra). Both are read from the hook mypy runs when it checks
+made outside any module (``MLP()(x)``) raises ``CallCompactUnboundModuleError``, as calling its
+``setup`` does (``CallSetupUnboundModuleError``; measured on Flax 0.12.8, the release of the test
+extra). Both are read from the hook mypy runs when it checks
 ``@nn.compact`` itself, so a project without Flax imports nothing of this rule: the compact
 method's own body, and the instances of its class that the module makes and calls at its top
-level (a notebook's or a script's), where no module can bind them. Instances made or called in a
+level (a notebook's or a script's), where no module can bind them; and ``setup()`` called there on
+such an instance of any Linen class, from the hook of the ``setup`` call. Instances made or called in a
 function are left alone: a function called from a compact method makes bound submodules.
 """
 
@@ -35,8 +37,8 @@ from mypy.nodes import (
     Statement,
     TypeInfo,
 )
-from mypy.plugin import CheckerPluginInterface, FunctionContext
-from mypy.types import Type
+from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
+from mypy.types import Instance, Type
 
 from mypy_plugin.lib import checked_module, errorcodes, mypy_internals, nodes, reporting, statements
 from mypy_plugin.lib.rule import Rule
@@ -70,6 +72,8 @@ FROZEN_WAY: Final = (
 )
 SUBMODULE_IN_SETUP: Final = 'Submodules and fields kept on "self" are assigned in "setup"'
 UNBOUND: Final = 'compact "{cls}.{method}" called on an unbound module; Flax raises CallCompactUnboundModuleError'
+SETUP_CALLED: Final = '"setup" of "{cls}" called on an unbound module; Flax raises CallSetupUnboundModuleError'
+SETUP_BY_FLAX: Final = 'Flax runs "setup" itself when it binds the module: "bound = {model}.bind(variables)" gives "bound.<submodule>"'
 INIT_THEN_APPLY: Final = 'Initialise, then apply: "variables = {model}.init(jax.random.key(0), x)", then "{model}.apply(variables, x)"'
 
 
@@ -103,6 +107,22 @@ def on_layer(ctx: FunctionContext) -> Type:
     name = fullname.rsplit(".", 1)[-1]
     for found, model in unbound_calls(tree, lambda node: node is call, "__call__"):
         report_unbound(ctx.api, found, name, "__call__", model)
+    return ctx.default_return_type
+
+
+def on_setup(ctx: MethodContext) -> Type:
+    """``model.setup()`` of a Linen module: where the module's top level makes the instance."""
+    call = ctx.context
+    receiver = ctx.type
+    tree = mypy_internals.module_tree(ctx.api)
+    if not isinstance(call, CallExpr) or not isinstance(receiver, Instance) or tree is None:
+        return ctx.default_return_type
+    info = receiver.type
+    if not info.has_base(LINEN_MODULE):
+        return ctx.default_return_type
+    for found, model in unbound_calls(tree, lambda node: constructs(node, info), "setup"):
+        if found is call:
+            report_setup(ctx.api, call, info.name, model)
     return ctx.default_return_type
 
 
@@ -191,4 +211,16 @@ def report_unbound(api: CheckerPluginInterface, call: CallExpr, cls: str, method
     reporting.error_with_notes(api, call, UNBOUND_CODE, message, [INIT_THEN_APPLY.format(model=name)])
 
 
-RULE: Final = Rule(CODE, other_codes=(UNBOUND_CODE,), function_hooks={COMPACT: on_compact, **dict.fromkeys(COMPACT_LAYERS, on_layer)})
+def report_setup(api: CheckerPluginInterface, call: CallExpr, cls: str, model: str) -> None:
+    """``jax-linen-unbound``: ``setup`` called on an instance no module binds."""
+    name = model if model.isidentifier() else "model"
+    notes = [SETUP_BY_FLAX.format(model=name), INIT_THEN_APPLY.format(model=name)]
+    reporting.error_with_notes(api, call, UNBOUND_CODE, SETUP_CALLED.format(cls=cls), notes)
+
+
+RULE: Final = Rule(
+    CODE,
+    other_codes=(UNBOUND_CODE,),
+    function_hooks={COMPACT: on_compact, **dict.fromkeys(COMPACT_LAYERS, on_layer)},
+    method_hooks={"setup": on_setup},
+)

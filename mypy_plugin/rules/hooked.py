@@ -263,6 +263,7 @@ HOOKED: Final[tuple[Hooked, ...]] = (
         "flax_linen",
         "RULE",
         codes=("jax-linen-frozen", "jax-linen-unbound"),
+        method_hooks=("setup",),
         function_hooks=(
             "flax.linen.activation.PReLU",
             "flax.linen.attention.MultiHeadAttention",
@@ -291,6 +292,12 @@ HOOKED: Final[tuple[Hooked, ...]] = (
             "flax.linen.recurrent.SimpleCell",
             "flax.linen.stochastic.Dropout",
         ),
+    ),
+    Hooked(
+        "flax_linen_mutable",
+        "RULE",
+        codes=("jax-linen-mutable",),
+        method_hooks=("apply",),
     ),
     Hooked(
         "equinox_modules",
