@@ -86,7 +86,7 @@ LINEN_UNBOUND: Final = ErrorCode(
 )
 EQUINOX_MODULE: Final = ErrorCode(
     "jax-equinox-module",
-    "an Equinox module that holds a function, given to `jax.jit` or `jax.grad`",
+    "an Equinox module that holds a function or a string, given to `jax.jit` or `jax.grad`",
     CATEGORY,
 )
 LINEN_MUTABLE: Final = ErrorCode(

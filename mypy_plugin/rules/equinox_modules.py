@@ -12,6 +12,13 @@ of the rule: the instance made (``model = eqx.nn.MLP(...)``, the module's one bi
 name, or the construction itself passed on) and the calls in the module that pass it where a
 transformed function of the module traces it (``@jax.jit``, ``jax.jit(f)(model)``,
 ``jax.grad(loss)(model, x)``).
+
+The module's own Equinox classes hold one the same way, as a field that is not static: a default
+or an assignment in ``__init__`` (on its straight path) of a function, a lambda or a string, one of
+those layers, or another such class of the module, three deep. Those are read where a call of a
+jitted function (``JitWrapped.__call__``'s hook, which jit already costs) passes an instance of
+them to a parameter the function traces; classes of other modules are left alone, as their bodies
+are not in mypy's cache.
 """
 
 from __future__ import annotations
@@ -21,20 +28,26 @@ from typing import Final
 from mypy.nodes import (
     ARG_OPT,
     ARG_POS,
+    ARG_STAR,
+    ARG_STAR2,
     AssignmentStmt,
     CallExpr,
     Decorator,
     Expression,
+    FuncDef,
+    MemberExpr,
     MypyFile,
     NameExpr,
     RefExpr,
+    StrExpr,
+    TypeInfo,
 )
-from mypy.plugin import CheckerPluginInterface, FunctionContext
-from mypy.types import Type
+from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
+from mypy.types import Instance, Type, get_proper_type
 
 from mypy_plugin.analyses import transforms
 from mypy_plugin.analyses.transforms import TransformedFunction
-from mypy_plugin.lib import arguments, errorcodes, mypy_internals, nodes, reporting
+from mypy_plugin.lib import arguments, errorcodes, mypy_internals, nodes, reporting, statements
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
 
@@ -67,8 +80,15 @@ FUNCTION_FIELDS: Final[dict[str, tuple[tuple[int, str], ...]]] = {
 ``operation``, ``WeightNorm``'s norm), or unless the constructor is given something else at the
 parameters named (by position, ``-1`` for keyword only): ``MLP``'s activations default to
 functions, ``Lambda`` wraps what it is given."""
+EQUINOX_MODULE: Final = "equinox._module._module.Module"
+JITTED_CALL: Final = "jax._src.pjit.JitWrapped.__call__"
+DEPTH: Final = 3
+"""How many of the module's own classes, each holding the next, are followed."""
 HOLDS_A_FUNCTION: Final = "{module} holds a function, which {transform} cannot trace; JAX raises TypeError"
 USE_FILTERED: Final = 'Use Equinox\'s transform, which traces only its arrays: "{filtered}"'
+HOLDS_A_STRING: Final = "{module} holds a string, which {transform} cannot trace; JAX raises TypeError"
+FIELD_AT: Final = 'Field "{field}" of "{cls}" holds {value} (line {line}){through}'
+OR_STATIC: Final = 'Or keep it out of the traced leaves: "{field}: {annotation} = eqx.field(static=True)"'
 
 
 def on_construct(ctx: FunctionContext) -> Type:
@@ -82,16 +102,150 @@ def on_construct(ctx: FunctionContext) -> Type:
         return ctx.default_return_type
     cls = "eqx.nn." + call.callee.fullname.rsplit(".", 1)[-1]
     for use, arg in passed_on(tree, call):
-        traced = transformed_callee(use, tree.fullname)
-        if traced is None or not (traced.kind in transforms.TRACING_EVERY_ARGUMENT or traced.differentiated):
-            continue
-        function = traced.function
-        parameters = function.arguments[1:] if traced.bound else function.arguments
-        positional = [a.variable.name for a in parameters if a.kind in (ARG_POS, ARG_OPT)]
-        written = dict(zip(map(id, use.args), arguments.parameters_written(use, positional)))
-        if written.get(id(arg)) in traced.flattened:
+        traced = tracing(use, arg, tree.fullname)
+        if traced is not None:
             report(ctx.api, arg, cls, traced)
     return ctx.default_return_type
+
+
+def on_jitted_call(ctx: MethodContext) -> Type:
+    """A call of a jitted function given an instance of an Equinox class of the checked module
+    that holds a function or a string."""
+    call = ctx.context
+    if not isinstance(call, CallExpr):
+        return ctx.default_return_type
+    given = [
+        (arg, typ.type)
+        for args, types in zip(ctx.args, ctx.arg_types)
+        for arg, typ in zip(args, map(get_proper_type, types))
+        if isinstance(typ, Instance) and typ.type.has_base(EQUINOX_MODULE)
+    ]
+    tree = mypy_internals.module_tree(ctx.api) if given else None
+    if tree is None:
+        return ctx.default_return_type
+    for arg, info in given:
+        held = untraceable_field(info, tree.fullname, DEPTH) if info.module_name == tree.fullname else None
+        if held is not None and held.default and not keeps_default(arg, held, tree):
+            continue
+        traced = tracing(call, arg, tree.fullname) if held is not None else None
+        if held is not None and traced is not None:
+            report_field(ctx.api, arg, info, held, traced)
+    return ctx.default_return_type
+
+
+def tracing(use: CallExpr, arg: Expression, module: str) -> TransformedFunction | None:
+    """The transformed function of the module that ``use`` calls, where it flattens the
+    parameter ``arg`` is given to into arrays (not static, not ``vmap``'s ``None`` axis)."""
+    traced = transformed_callee(use, module)
+    if traced is None or not (traced.kind in transforms.TRACING_EVERY_ARGUMENT or traced.differentiated):
+        return None
+    function = traced.function
+    parameters = function.arguments[1:] if traced.bound else function.arguments
+    positional = [a.variable.name for a in parameters if a.kind in (ARG_POS, ARG_OPT)]
+    written = dict(zip(map(id, use.args), arguments.parameters_written(use, positional)))
+    return traced if written.get(id(arg)) in traced.flattened else None
+
+
+class Held:
+    """A field of an Equinox class that JAX cannot trace: the class, the field, the value it is
+    given and whether it is a string; ``through``, the fields of the module's classes that hold
+    the instance it is in; ``default``, whether it is a class default a constructor may replace."""
+
+    __slots__ = ("cls", "field", "value", "string", "through", "default")
+
+    def __init__(self, cls: TypeInfo, field: str, value: Expression, *, string: bool = False, default: bool = False) -> None:
+        self.cls = cls
+        self.field = field
+        self.value = value
+        self.string = string
+        self.through: list[str] = []
+        self.default = default
+
+
+def untraceable_field(info: TypeInfo, module: str, depth: int) -> Held | None:
+    """The first field of ``info`` (or of a base of the same module) that holds a function or
+    a string whenever an instance is made, and that Equinox does not keep static."""
+    for cls in info.mro:
+        if cls.module_name != module or cls.fullname == EQUINOX_MODULE:
+            continue
+        static = static_fields(cls)
+        for field, value, default in set_fields(cls):
+            if field in static:
+                continue
+            if isinstance(value, StrExpr) or nodes.names_a_function(value):
+                return Held(cls, field, value, string=isinstance(value, StrExpr), default=default)
+            if isinstance(value, CallExpr) and isinstance(value.callee, RefExpr):
+                fields = FUNCTION_FIELDS.get(value.callee.fullname)
+                if fields is not None and holds_a_function(value, fields):
+                    return Held(cls, field, value, default=default)
+                inner = value.callee.node
+                if depth > 1 and isinstance(inner, TypeInfo) and inner.module_name == module and inner.has_base(EQUINOX_MODULE):
+                    held = untraceable_field(inner, module, depth - 1)
+                    if held is not None and not held.default:
+                        held.through.insert(0, f'"{field}" of "{cls.name}"')
+                        return held
+    return None
+
+
+def set_fields(cls: TypeInfo) -> list[tuple[str, Expression, bool]]:
+    """The values the class gives its fields, each with whether a constructor may replace it:
+    defaults in its body (replaceable where the class has no ``__init__`` of its own), and
+    ``self.<field> = ...`` on the straight path of its ``__init__``."""
+    symbol = cls.names.get("__init__")
+    init = symbol.node if symbol is not None else None
+    own_init = isinstance(init, FuncDef) and bool(init.arguments) and symbol is not None and not symbol.plugin_generated
+    found = []
+    for statement in cls.defn.defs.body:
+        if isinstance(statement, AssignmentStmt) and len(statement.lvalues) == 1 and isinstance(statement.lvalues[0], NameExpr):
+            found.append((statement.lvalues[0].name, statement.rvalue, not own_init))
+    if isinstance(init, FuncDef) and own_init:
+        receiver = init.arguments[0].variable.name
+        for statement in statements.straight_path(init.body):
+            if isinstance(statement, AssignmentStmt) and len(statement.lvalues) == 1:
+                target = statement.lvalues[0]
+                if isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr) and target.expr.name == receiver:
+                    found.append((target.name, statement.rvalue, False))
+    return found
+
+
+def keeps_default(arg: Expression, held: Held, tree: MypyFile) -> bool:
+    """Whether the instance ``arg`` passes keeps the class default ``held``: made there, or by
+    the name's one binding in the module, with no argument for the field (by name, or by a
+    position that may reach it)."""
+    made: Expression | None = arg
+    if isinstance(arg, NameExpr):
+        made = None
+        if nodes.references(tree).bindings.get(arg.name, 0) == 1:
+            for node in nodes.walk(tree.defs):
+                if isinstance(node, AssignmentStmt) and len(node.lvalues) == 1 and isinstance(node.lvalues[0], NameExpr):
+                    if node.lvalues[0].node is arg.node:
+                        made = node.rvalue
+    if not (isinstance(made, CallExpr) and isinstance(made.callee, RefExpr) and made.callee.node is held.cls):
+        return False
+    declared = [s.lvalues[0].name for s in held.cls.defn.defs.body if isinstance(s, AssignmentStmt) and isinstance(s.lvalues[0], NameExpr)]
+    position = declared.index(held.field) if held.field in declared else 0
+    positional = sum(1 for name in made.arg_names if name is None)
+    unpacked = ARG_STAR in made.arg_kinds or ARG_STAR2 in made.arg_kinds
+    return held.field not in made.arg_names and positional <= position and not unpacked
+
+
+def static_fields(cls: TypeInfo) -> set[str]:
+    """The fields declared static: ``eqx.field(static=True)`` (or any ``field`` call given
+    ``static``), ``eqx.static_field()``, and ``ClassVar``s, which are no fields."""
+    found = set()
+    for statement in cls.defn.defs.body:
+        if not (isinstance(statement, AssignmentStmt) and len(statement.lvalues) == 1 and isinstance(statement.lvalues[0], NameExpr)):
+            continue
+        name = statement.lvalues[0].name
+        value = statement.rvalue
+        if isinstance(value, CallExpr) and isinstance(value.callee, RefExpr):
+            called = value.callee.name
+            if called == "static_field" or (called == "field" and "static" in value.arg_names):
+                found.add(name)
+        symbol = cls.names.get(name)
+        if symbol is not None and getattr(symbol.node, "is_classvar", False):
+            found.add(name)
+    return found
 
 
 def holds_a_function(call: CallExpr, fields: tuple[tuple[int, str], ...]) -> bool:
@@ -148,4 +302,26 @@ def report(api: CheckerPluginInterface, arg: Expression, cls: str, traced: Trans
     reporting.error_with_notes(api, arg, CODE, message, [USE_FILTERED.format(filtered=filtered)])
 
 
-RULE: Final = Rule(CODE, function_hooks=dict.fromkeys(FUNCTION_FIELDS, on_construct))
+def report_field(api: CheckerPluginInterface, arg: Expression, info: TypeInfo, held: Held, traced: TransformedFunction) -> None:
+    """``jax-equinox-module``: an instance of the module's own class that holds a function or a
+    string, traced by JAX's own transform."""
+    name = source(arg) if isinstance(arg, NameExpr) else None
+    module = f'"{name}" ({info.name})' if name is not None else f"An instance of {info.name}"
+    message = (HOLDS_A_STRING if held.string else HOLDS_A_FUNCTION).format(module=module, transform=traced.transform)
+    value = source(held.value) or "a function"
+    filtered = "eqx.filter_grad" if traced.differentiated else "eqx.filter_jit"
+    through = ", reached through " + ", then ".join(held.through) if held.through else ""
+    notes = [
+        FIELD_AT.format(field=held.field, cls=held.cls.name, value=value, line=held.value.line, through=through),
+        USE_FILTERED.format(filtered=filtered),
+    ]
+    if held.string or nodes.names_a_function(held.value):
+        notes.append(OR_STATIC.format(field=held.field, annotation="str" if held.string else "Callable"))
+    reporting.error_with_notes(api, arg, CODE, message, notes)
+
+
+RULE: Final = Rule(
+    CODE,
+    function_hooks=dict.fromkeys(FUNCTION_FIELDS, on_construct),
+    method_hooks={JITTED_CALL: on_jitted_call},
+)

@@ -303,6 +303,7 @@ HOOKED: Final[tuple[Hooked, ...]] = (
         "equinox_modules",
         "RULE",
         codes=("jax-equinox-module",),
+        method_hooks=("jax._src.pjit.JitWrapped.__call__",),
         function_hooks=(
             "equinox.nn._mlp.MLP",
             "equinox.nn._pool.AdaptiveAvgPool1d",
