@@ -11,6 +11,9 @@ pip (only their sources are read; nothing is installed) and
 1. runs mypy over their sources without the package, with the stubs only, with the stubs and
    the plugin, and with the plugin's typed calls of jitted functions (``mypy_plugin.typed_jit``,
    opt-in), and reports every diagnostic that changes and every targeted error;
+   then, with the plugin, over the example folders that the libraries' source distributions ship
+   (``EXAMPLES``), one folder per run as its scripts run from it, and reports every targeted
+   error there;
 2. runs pyright over them without and with the stubs, and reports what changes; then runs the
    reproduction of every finding in ``findings.py`` under JAX, and counts as unexplained every
    targeted error and every changed diagnostic that is not on the line of a confirmed finding,
@@ -39,6 +42,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 import zipfile
@@ -69,6 +73,10 @@ LIBRARIES = {
     "numpyro": "0.22.0",
     "optimistix": "0.1.0",
 }
+EXAMPLES = {"flax": "examples"}
+"""Libraries whose source distribution ships its example folder: programs written as users
+write them (training loops, models, scripts importing their siblings), each subfolder its own
+program. (Equinox's examples are notebooks its distributions leave out.)"""
 JAX_RELEASE = (HERE.parent / "jax_stubs" / "JAX_VERSION").read_text().strip()
 PALLAS_KERNELS = "jax/experimental/pallas/ops/"
 PALLAS_PACKAGE = "pallas_ops"
@@ -79,6 +87,9 @@ MYPY_LINE = re.compile(r"^(?P<file>[^:]+\.py):(?P<line>\d+): (?P<severity>\w+): 
 BASE_CONFIG = "[mypy]\nignore_missing_imports = True\ncheck_untyped_defs = True\n"
 """The libraries' other dependencies are not installed; unannotated functions are checked too,
 so that every rule sees all the code it could report on."""
+EXAMPLES_CONFIG = BASE_CONFIG + "plugins = mypy_plugin\nexplicit_package_bases = True\n"
+"""An example folder is checked from itself: its scripts import their siblings (``import
+models``), and subfolders without ``__init__.py`` are packages named from there."""
 JIT_USE = re.compile(r"\bjax\.jit\b|@jit\b|\bjit\(")
 
 
@@ -104,6 +115,50 @@ def fetch_sources(work: Path) -> list[str]:
                         target.write_bytes(archive.read(member))
     folders = [*map(package_folder, LIBRARIES), PALLAS_PACKAGE]
     return sorted(folder for folder in folders if (src / folder).is_dir())
+
+
+def fetch_examples(work: Path) -> list[Path]:
+    """Unpack the example folder of each library of ``EXAMPLES`` from its source distribution
+    into ``work/examples/<library>``; the folders of programs there, each checked on its own."""
+    sdists = work / "sdists"
+    pins = [f"{name}=={LIBRARIES[name]}" for name in EXAMPLES]
+    command = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", "-d", str(sdists), *pins]
+    subprocess.run(command, check=True)
+    folders: set[Path] = set()
+    for name, folder in EXAMPLES.items():
+        prefix = f"{name}-{LIBRARIES[name]}/{folder}/"
+        with tarfile.open(sdists / f"{name}-{LIBRARIES[name]}.tar.gz") as archive:
+            for member in archive.getmembers():
+                if member.isfile() and member.name.startswith(prefix) and member.name.endswith(".py"):
+                    relative = Path(member.name[len(prefix) :])
+                    target = work / "examples" / name / relative
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    extracted = archive.extractfile(member)
+                    assert extracted is not None
+                    target.write_bytes(extracted.read())
+                    if len(relative.parts) > 1:
+                        folders.add(work / "examples" / name / relative.parts[0])
+    return sorted(folders)
+
+
+def example_errors(python: Path, work: Path) -> list[str]:
+    """The plugin's errors over each example folder, checked from the folder (one cache for
+    all), each line named from ``examples/``."""
+    config = work / "mypy-examples.ini"
+    config.write_text(EXAMPLES_CONFIG)
+    found = []
+    for folder in fetch_examples(work):
+        command = [str(python), "-m", "mypy", "--config-file", str(config), "--cache-dir", str(work / "cache-examples")]
+        result = subprocess.run([*command, "--no-error-summary", "."], cwd=folder, capture_output=True, text=True)
+        if result.returncode not in (0, 1, 2) or "INTERNAL ERROR" in result.stdout + result.stderr:
+            raise SystemExit(f"sweep: mypy failed on {folder} ({result.returncode}):\n{result.stderr[-3000:]}")
+        named = folder.relative_to(work).as_posix()
+        lines = [f"{named}/{line}" for line in diagnostics(result.stdout) if line.endswith(TARGETED)]
+        print(f"mypy, stubs+plugin, {named}: {len(diagnostics(result.stdout))} diagnostics, {len(lines)} targeted", flush=True)
+        if result.returncode == 2:
+            raise SystemExit(f"sweep: mypy could not check {folder}:\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
+        found.extend(lines)
+    return found
 
 
 def size_of(src: Path, packages: list[str]) -> dict[str, int]:
@@ -271,6 +326,7 @@ class Diagnostics:
     counts: dict[str, int]
     changes: dict[str, list[str]]
     targeted: list[str]
+    example_targeted: list[str]
     pyright_changes: dict[str, list[str]]
     findings: list[dict[str, object]]
     unexplained: list[str]
@@ -301,6 +357,8 @@ def phase_diagnostics(sources: Sources) -> Diagnostics:
     for what, lines in changes.items():
         print(f"mypy, {what}: {len(lines)}", *("    " + line for line in lines), sep="\n", flush=True)
     print(f"targeted errors: {len(targeted)}", *("    " + line for line in targeted), sep="\n", flush=True)
+    example_targeted = example_errors(sources.with_package, sources.work)
+    print(f"targeted errors in examples: {len(example_targeted)}", *("    " + line for line in example_targeted), sep="\n", flush=True)
 
     pyright = {
         "none": pyright_run(sources.without_package, sources.src, sources.packages),
@@ -322,12 +380,12 @@ def phase_diagnostics(sources: Sources) -> Diagnostics:
         )
         if problem is None:
             confirmed.add(at(finding))
-    changed = [("targeted", line) for line in targeted]
+    changed = [("targeted", line) for line in [*targeted, *example_targeted]]
     changed += [(what, line) for what, lines in changes.items() for line in lines]
     changed += [(f"pyright {what}", line) for what, lines in pyright_changes.items() for line in lines]
     unexplained = sorted({line for what, line in changed if not explained(what, line, confirmed)})
     print(f"unexplained: {len(unexplained)}", *("    " + line for line in unexplained), sep="\n", flush=True)
-    return Diagnostics(counts, changes, targeted, pyright_changes, findings, unexplained)
+    return Diagnostics(counts, changes, targeted, example_targeted, pyright_changes, findings, unexplained)
 
 
 @dataclass
@@ -519,6 +577,8 @@ def main(argv: list[str] | None = None) -> int:
                     "mypy_diagnostics": found.counts if found else {},
                     "mypy_changes": found.changes if found else {},
                     "targeted_errors": found.targeted if found else [],
+                    "examples": {name: f"{LIBRARIES[name]}: {folder}/" for name, folder in EXAMPLES.items()},
+                    "example_targeted_errors": found.example_targeted if found else [],
                     "pyright_changes": found.pyright_changes if found else {},
                     "findings": found.findings if found else [],
                     "unexplained": found.unexplained if found else [],
