@@ -282,7 +282,9 @@ RULES = (
         ),
         Rule(
             "jax-equinox-module",
-            re.compile(r"^main:(\d+): error: .* holds a (?:function|string), which .* cannot trace; JAX raises TypeError  \[jax-equinox-module\]$"),
+            re.compile(
+                r"^main:(\d+): error: .* holds a (?:function|string), which .* cannot trace; JAX raises TypeError  \[jax-equinox-module\]$"
+            ),
             "TypeError",
             UNTRACEABLE_ARGUMENT,
         ),

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from mypy_runs import CORRECT as FIXED
-from mypy_runs import MISUSE, Daemon, run_mypy, shared_cache
+from mypy_runs import MISUSE, Daemon, assert_no_crash, run_mypy, shared_cache
 
 from mypy_plugin.rules.to_device import DROP_THE_STREAM, SYNCHRONISE
 
@@ -318,3 +318,44 @@ def test_incremental_run_follows_a_discarded_update(tmp_path: Path) -> None:
     assert "[jax-discarded-update]" in runs[1].stdout
     (tmp_path / "main.py").write_text(DISCARDS.replace("x.at[0]", "x = x.at[0]"))
     assert run_mypy(tmp_path, "main.py").returncode == 0
+
+
+NNX_SUBMODULE = """\
+import jax
+import jax.numpy as jnp
+from flax import nnx
+
+
+class MLP(nnx.Module):
+    def __init__(self, *, rngs: nnx.Rngs):
+        self.linear = nnx.Linear(3, 4, rngs=rngs)
+        self.rngs = rngs
+
+    def __call__(self, x):
+        x = self.linear(x)
+        return x * jax.random.bernoulli(self.rngs.dropout(), 0.5, x.shape)
+
+
+model = MLP(rngs=nnx.Rngs(0))
+
+
+def body(carry, x):
+    return carry, model(x)
+
+
+jax.lax.scan(body, None, jnp.ones((2, 3)))
+"""
+
+
+def test_a_report_through_a_librarys_class_is_the_same_from_its_cache(tmp_path: Path) -> None:
+    """Following a call into a class of another module (``nnx.Linear``) must not depend on
+    whether that module was analysed in this run or read from mypy's cache, where its function
+    bodies and arguments are missing: the report is the same, and nothing crashes."""
+    pytest.importorskip("flax.nnx")
+    (tmp_path / "warm.py").write_text("from flax import nnx\n")
+    run_mypy(tmp_path, "warm.py")  # Flax in the cache
+    (tmp_path / "main.py").write_text(NNX_SUBMODULE)
+    runs = [run_mypy(tmp_path, "main.py") for _ in range(2)]
+    for run in runs:
+        assert_no_crash(run, statuses=(1,))
+    assert runs[0].stdout == runs[1].stdout and "main.py:20: error:" in runs[0].stdout and "[jax-nnx-trace-level]" in runs[0].stdout

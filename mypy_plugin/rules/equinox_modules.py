@@ -238,7 +238,7 @@ def static_fields(cls: TypeInfo) -> set[str]:
             continue
         name = statement.lvalues[0].name
         value = statement.rvalue
-        if isinstance(value, CallExpr) and isinstance(value.callee, RefExpr):
+        if isinstance(value, CallExpr) and isinstance(value.callee, (NameExpr, MemberExpr)):
             called = value.callee.name
             if called == "static_field" or (called == "field" and "static" in value.arg_names):
                 found.add(name)

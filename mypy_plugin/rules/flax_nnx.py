@@ -125,7 +125,7 @@ def on_rngs(ctx: FunctionContext) -> Type:
     for traced in traced_functions(tree):
         if traced.kind not in MEASURED_KINDS:
             continue
-        for name, change in changes(traced.function, held):
+        for name, change in changes(traced.function, held, tree.fullname):
             report(ctx.api, traced, name, change)
     return ctx.default_return_type
 
@@ -174,13 +174,13 @@ def traced_functions(tree: MypyFile) -> list[TransformedFunction]:
     return found
 
 
-def changes(function: FuncItem, held: dict[Var, TypeInfo | None]) -> list[tuple[str, Change]]:
+def changes(function: FuncItem, held: dict[Var, TypeInfo | None], module: str) -> list[tuple[str, Change]]:
     """The changes of held state that ``function``'s body makes, each with the global's name."""
     found = []
     for node in nodes.walk(function.body.body):
         for target, member in changed_targets(node):
             if isinstance(target, NameExpr) and target.node in held and (cls := held[target.node]) is not None:
-                if is_variable(attribute_class(cls, member)):
+                if is_variable(attribute_class(cls, member, module)):
                     found.append((target.name, Change(node, member, None, rngs=False)))
         if isinstance(node, CallExpr):
             receiver, method = called_on(node)
@@ -190,7 +190,7 @@ def changes(function: FuncItem, held: dict[Var, TypeInfo | None]) -> list[tuple[
             if cls is None:
                 if method is None or RNGS_METHODS_KEEP.isdisjoint({method}):
                     found.append((receiver.name, Change(node, None, None, rngs=True)))
-            elif (inner := method_change(cls, method or "__call__", DEPTH, set())) is not None:
+            elif (inner := method_change(cls, method or "__call__", DEPTH, set(), module)) is not None:
                 found.append((receiver.name, Change(node, inner.attribute, inner.line, inner.rngs)))
     return found
 
@@ -229,18 +229,19 @@ def called_on(call: CallExpr) -> tuple[Expression | None, str | None]:
     return call.callee, None
 
 
-def method_change(cls: TypeInfo, method: str, depth: int, seen: set[str]) -> Change | None:
+def method_change(cls: TypeInfo, method: str, depth: int, seen: set[str], module: str) -> Change | None:
     """The first change of its own state that ``cls.method`` makes (its body read only for a
-    class whose body mypy holds: one of the checked module), following ``self.sub(x)`` into the
-    submodules' classes."""
+    class of the checked ``module``: another module's body is missing where mypy's cache holds
+    it, and a report must not depend on which modules a run rechecks), following
+    ``self.sub(x)`` into the submodules' classes."""
     found = cls.get_method(method)
-    if depth == 0 or not isinstance(found, FuncDef) or not found.arguments or found.fullname in seen:
+    if cls.module_name != module or depth == 0 or not isinstance(found, FuncDef) or not found.arguments or found.fullname in seen:
         return None
     seen.add(found.fullname)
     receiver = found.arguments[0].variable.name
     for node in nodes.walk(found.body.body):
         for target, member in changed_targets(node):
-            if isinstance(target, NameExpr) and target.name == receiver and is_variable(attribute_class(cls, member)):
+            if isinstance(target, NameExpr) and target.name == receiver and is_variable(attribute_class(cls, member, module)):
                 return Change(node, member, node.line, rngs=False)
         if not isinstance(node, CallExpr):
             continue
@@ -253,27 +254,27 @@ def method_change(cls: TypeInfo, method: str, depth: int, seen: set[str]) -> Cha
             attribute, inner_method = name, None  # self.rngs(), self.block(x)
         else:
             continue
-        held = attribute_class(cls, attribute)
+        held = attribute_class(cls, attribute, module)
         if held is not None and held.fullname == RNGS and (inner_method is None or inner_method not in RNGS_METHODS_KEEP):
             return Change(node, attribute, node.line, rngs=True)
         if held is not None and held.has_base(NNX_MODULE):
-            inner = method_change(held, inner_method or "__call__", depth - 1, seen)
+            inner = method_change(held, inner_method or "__call__", depth - 1, seen, module)
             if inner is not None:
                 return inner
     return None
 
 
-def attribute_class(cls: TypeInfo, name: str) -> TypeInfo | None:
+def attribute_class(cls: TypeInfo, name: str, module: str) -> TypeInfo | None:
     """The class of ``cls``'s attribute ``name``: the type mypy gave it, or, where its methods
-    are not checked (no annotations), the one class its methods assign it from
-    (``self.calls = nnx.Variable(...)``)."""
+    are not checked (no annotations) and the class is of the checked ``module``, the one class
+    its methods assign it from (``self.calls = nnx.Variable(...)``)."""
     symbol = cls.get(name)
     if symbol is not None and isinstance(symbol.node, Var) and symbol.node.type is not None:
         typ = get_proper_type(symbol.node.type)
         if isinstance(typ, Instance):
             return typ.type
     made: set[TypeInfo | None] = set()
-    for method in cls.defn.defs.body:
+    for method in cls.defn.defs.body if cls.module_name == module else []:
         if not isinstance(method, FuncDef) or not method.arguments:
             continue
         receiver = method.arguments[0].variable.name
