@@ -14,9 +14,11 @@ from mypy.nodes import (
     Block,
     Expression,
     ForStmt,
+    FuncItem,
     IfStmt,
     ListExpr,
     MatchStmt,
+    MemberExpr,
     NameExpr,
     OperatorAssignmentStmt,
     ReturnStmt,
@@ -71,6 +73,21 @@ def straight_path(block: Block) -> list[Statement]:
             found.extend(straight_path(statement.body))
         if isinstance(statement, ReturnStmt):
             break
+    return found
+
+
+def set_on_receiver(method: FuncItem) -> list[tuple[str, Expression]]:
+    """``self.<name> = <value>`` (one target) on the straight path of a method's body, each as
+    the name and the value: what every call of the method sets on its instance."""
+    if not method.arguments:
+        return []
+    receiver = method.arguments[0].variable.name
+    found = []
+    for statement in straight_path(method.body):
+        if isinstance(statement, AssignmentStmt) and len(statement.lvalues) == 1:
+            target = statement.lvalues[0]
+            if isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr) and target.expr.name == receiver:
+                found.append((target.name, statement.rvalue))
     return found
 
 

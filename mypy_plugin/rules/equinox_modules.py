@@ -194,18 +194,19 @@ def set_fields(cls: TypeInfo) -> list[tuple[str, Expression, bool]]:
     symbol = cls.names.get("__init__")
     init = symbol.node if symbol is not None else None
     own_init = isinstance(init, FuncDef) and bool(init.arguments) and symbol is not None and not symbol.plugin_generated
-    found = []
-    for statement in cls.defn.defs.body:
-        if isinstance(statement, AssignmentStmt) and len(statement.lvalues) == 1 and isinstance(statement.lvalues[0], NameExpr):
-            found.append((statement.lvalues[0].name, statement.rvalue, not own_init))
+    found = [(name, value, not own_init) for name, value in class_assignments(cls)]
     if isinstance(init, FuncDef) and own_init:
-        receiver = init.arguments[0].variable.name
-        for statement in statements.straight_path(init.body):
-            if isinstance(statement, AssignmentStmt) and len(statement.lvalues) == 1:
-                target = statement.lvalues[0]
-                if isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr) and target.expr.name == receiver:
-                    found.append((target.name, statement.rvalue, False))
+        found.extend((name, value, False) for name, value in statements.set_on_receiver(init))
     return found
+
+
+def class_assignments(cls: TypeInfo) -> list[tuple[str, Expression]]:
+    """``<name>[: T] = <value>`` in the class's body, in order: its fields' declarations."""
+    return [
+        (statement.lvalues[0].name, statement.rvalue)
+        for statement in cls.defn.defs.body
+        if isinstance(statement, AssignmentStmt) and len(statement.lvalues) == 1 and isinstance(statement.lvalues[0], NameExpr)
+    ]
 
 
 def keeps_default(arg: Expression, held: Held, tree: MypyFile) -> bool:
@@ -222,7 +223,7 @@ def keeps_default(arg: Expression, held: Held, tree: MypyFile) -> bool:
                         made = node.rvalue
     if not (isinstance(made, CallExpr) and isinstance(made.callee, RefExpr) and made.callee.node is held.cls):
         return False
-    declared = [s.lvalues[0].name for s in held.cls.defn.defs.body if isinstance(s, AssignmentStmt) and isinstance(s.lvalues[0], NameExpr)]
+    declared = [name for name, _ in class_assignments(held.cls)]
     position = declared.index(held.field) if held.field in declared else 0
     positional = sum(1 for name in made.arg_names if name is None)
     unpacked = ARG_STAR in made.arg_kinds or ARG_STAR2 in made.arg_kinds
@@ -233,11 +234,7 @@ def static_fields(cls: TypeInfo) -> set[str]:
     """The fields declared static: ``eqx.field(static=True)`` (or any ``field`` call given
     ``static``), ``eqx.static_field()``, and ``ClassVar``s, which are no fields."""
     found = set()
-    for statement in cls.defn.defs.body:
-        if not (isinstance(statement, AssignmentStmt) and len(statement.lvalues) == 1 and isinstance(statement.lvalues[0], NameExpr)):
-            continue
-        name = statement.lvalues[0].name
-        value = statement.rvalue
+    for name, value in class_assignments(cls):
         if isinstance(value, CallExpr) and isinstance(value.callee, (NameExpr, MemberExpr)):
             called = value.callee.name
             if called == "static_field" or (called == "field" and "static" in value.arg_names):

@@ -190,16 +190,9 @@ def made_in_setup(info: TypeInfo) -> list[tuple[str, Expression]]:
     """``self.<name> = <expression>`` on the straight path of the class's ``setup``."""
     symbol = info.names.get("setup")
     setup = symbol.node if symbol is not None else None
-    if not isinstance(setup, FuncDef) or not setup.arguments:
+    if not isinstance(setup, FuncDef):
         return []
-    receiver = setup.arguments[0].variable.name
-    found = []
-    for statement in statements.straight_path(setup.body):
-        if isinstance(statement, AssignmentStmt) and len(statement.lvalues) == 1:
-            target = statement.lvalues[0]
-            if isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr) and target.expr.name == receiver:
-                found.append((f"self.{target.name}", statement.rvalue))
-    return found
+    return [(f"self.{name}", value) for name, value in statements.set_on_receiver(setup)]
 
 
 def constructed(callee: Expression, made: dict[str, Expression]) -> tuple[RefExpr, dict[str, Expression]] | None:
