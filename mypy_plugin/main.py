@@ -21,6 +21,7 @@ from mypy_plugin import __version__
 from mypy_plugin.install import mismatch, startup
 from mypy_plugin.lib import (
     errorcodes,  # noqa: F401 (makes every code before mypy checks the configuration's)
+    libraries,
     mypy_internals,
 )
 from mypy_plugin.lib.guard import default_return_type, default_signature, guarded
@@ -134,6 +135,7 @@ class JaxStubsPlugin(Plugin):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
         installed, self.mismatch = startup.start(options)
+        libraries.INSTALLED.remember(installed)
         self._config_data = {"plugin": __version__, "rules": [rule.codes[0] for rule in self.rules], **installed}
         mismatch_hooks = [guarded(self.mismatch.signature_hook, default_signature)] if self.mismatch else []
 

@@ -5,11 +5,12 @@ folder mypy reads packages from (the ``.dist-info`` folder names carry the versi
 stubs' ``RECORD``, the size of each stub file it lists (a file another package overwrote has
 another size), one listing of each stub folder (a file another package added there, such as a
 top-level ``__init__.pyi``, which breaks every checker's partial-stub lookup), and
-``JAX_VERSION``. What to say
-about a problem lives in ``diagnosis.py``, imported only when there is one.
+``JAX_VERSION``. The same listing gives the installed Flax's version, which decides where
+``jax-nnx-trace-level`` reports. What to say about a problem lives in ``diagnosis.py``,
+imported only when there is one.
 
 mypy keeps a module's cached result only while ``report_config_data`` returns the same value,
-so these versions go into it: a JAX upgrade or new stubs re-check the user's modules.
+so these versions go into it: a JAX or Flax upgrade or new stubs re-check the user's modules.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from mypy_plugin import DISTRIBUTION
 DIST_INFO_NAME: Final = DISTRIBUTION.replace("-", "_")
 """The package's distribution, as its ``.dist-info`` folder spells it."""
 JAX_DISTRIBUTION: Final = "jax"
+FLAX_DISTRIBUTION: Final = "flax"
+"""A library whose release decides where a rule reports (``jax-nnx-trace-level``)."""
 PIP: Final = "pip"
 STUB_FOLDER: Final = "jax-stubs"
 TARGET_FILE: Final = "JAX_VERSION"
@@ -36,7 +39,7 @@ _SEARCH_DIRS = "import site, sys; print(repr((sys.path[1:], site.getsitepackages
 class Installed:
     """What is installed in one environment: the versions, and the state of the stub folder."""
 
-    __slots__ = ("jax", "stubs", "distribution", "folder", "missing", "changed", "foreign", "has_pip")
+    __slots__ = ("jax", "stubs", "distribution", "folder", "missing", "changed", "foreign", "has_pip", "flax")
 
     def __init__(
         self,
@@ -48,6 +51,7 @@ class Installed:
         has_pip: bool,
         changed: tuple[str, ...] = (),
         foreign: tuple[str, ...] = (),
+        flax: str | None = None,
     ) -> None:
         self.jax = jax
         self.stubs = stubs
@@ -63,6 +67,8 @@ class Installed:
         self.foreign = foreign
         """Files in the stub folders that the stubs' ``RECORD`` does not list."""
         self.has_pip = has_pip
+        self.flax = flax
+        """The installed Flax's version; None where Flax is not installed."""
 
     @property
     def mismatched(self) -> bool:
@@ -75,12 +81,12 @@ class Installed:
         return self.folder is None or bool(self.missing or self.changed or self.foreign) or self.jax is None or self.mismatched
 
     def config_data(self) -> dict[str, str | None]:
-        return {"jax": self.jax, "stubs": self.stubs}
+        return {"jax": self.jax, "stubs": self.stubs, "flax": self.flax}
 
 
 def read(search_path: Sequence[str]) -> Installed:
     """What is installed where ``search_path`` (mypy's order) finds packages."""
-    infos = dist_infos((JAX_DISTRIBUTION, DIST_INFO_NAME, PIP), search_path)
+    infos = dist_infos((JAX_DISTRIBUTION, DIST_INFO_NAME, PIP, FLAX_DISTRIBUTION), search_path)
     record = infos.get(DIST_INFO_NAME)
     recorded = stub_files(record) if record is not None else {}
     target = next((f for f in recorded if os.path.basename(f) == TARGET_FILE and os.path.basename(os.path.dirname(f)) == STUB_FOLDER), None)
@@ -103,6 +109,7 @@ def read(search_path: Sequence[str]) -> Installed:
         has_pip=PIP in infos,
         changed=tuple(changed),
         foreign=foreign_files(recorded),
+        flax=version_of(infos.get(FLAX_DISTRIBUTION)),
     )
 
 

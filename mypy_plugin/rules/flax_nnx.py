@@ -9,6 +9,8 @@ Variable set, ``self.count[...] += 1``, a stream drawn, ``rngs.params()``), rais
 Flax 0.12.8 under ``jax.jit``, ``jax.vmap``, ``jax.grad``, ``jax.checkpoint``, ``jax.pmap``,
 ``jax.lax.scan``, ``eqx.filter_jit`` and ``nnx.jit`` alike. Read only, it runs; passed as an
 argument of ``nnx.jit`` it runs and keeps the change; passed to ``jax.jit`` it runs and drops it.
+Older releases differ (``CHECKED_FROM``, ``EAGER_KINDS``): the installed Flax's release decides
+(``lib/libraries.py``).
 
 Read from the hook of ``nnx.Rngs`` itself, so a project without Flax imports nothing of this
 rule: where the module's top level makes an ``nnx.Rngs``, the names that hold it or a module
@@ -44,7 +46,7 @@ from mypy.types import Instance, Type, get_proper_type
 
 from mypy_plugin.analyses import transforms
 from mypy_plugin.analyses.transforms import TransformedFunction
-from mypy_plugin.lib import checked_module, errorcodes, mypy_internals, nodes, reporting
+from mypy_plugin.lib import checked_module, errorcodes, libraries, mypy_internals, nodes, release, reporting
 from mypy_plugin.lib.rule import Rule
 
 CODE: Final = errorcodes.NNX_TRACE_LEVEL
@@ -65,6 +67,16 @@ MEASURED_KINDS: Final = frozenset(
     }
 )
 """The transforms under which a change of outside NNX state was measured to raise."""
+EAGER_KINDS: Final = frozenset({transforms.VMAP_KIND, *transforms.GRAD_KINDS})
+"""The transforms that run without staging: before JAX 0.4.36 they push no trace that Flax's
+check sees, so the change runs there (``release.LEAKED_EAGER_TRACERS_RAISE``)."""
+CHECKED_FROM: Final = (((0, 9, 0), True), ((0, 10, 1), False), ((0, 10, 5), True))
+"""Whether Flax checks the trace level, from each release on (measured release by release,
+``docs/rules/jax-nnx-trace-level.md``): 0.10.1 to 0.10.4 switch the check off ("TODO:
+re-enable" in ``flax/nnx/tracers.py``), so the change runs and leaves a tracer in the state.
+Before 0.9 NNX lived in ``flax.experimental``, and nothing is reported."""
+
+
 PASS_IT_IN: Final = "Pass it in as an argument of NNX's transform, which carries the change out: "
 NNX_WAY: Final = {
     **dict.fromkeys(
@@ -119,15 +131,28 @@ def on_rngs(ctx: FunctionContext) -> Type:
     chain = checked_module.enclosing_statements(ctx.api, call)
     if len(chain) != 1 or not isinstance(chain[0], AssignmentStmt):
         return ctx.default_return_type
-    held = held_state(tree, chain[0], call)
+    raising = raising_kinds(libraries.INSTALLED.flax)
+    held = held_state(tree, chain[0], call) if raising else {}
     if not held:
         return ctx.default_return_type
     for traced in traced_functions(tree):
-        if traced.kind not in MEASURED_KINDS:
+        if traced.kind not in raising:
             continue
         for name, change in changes(traced.function, held, tree.fullname):
             report(ctx.api, traced, name, change)
     return ctx.default_return_type
+
+
+def raising_kinds(flax: tuple[int, ...] | None) -> frozenset[str]:
+    """The transforms under which the installed Flax raises on the stubs' JAX release (none
+    where Flax's release is unknown)."""
+    checks = False
+    for first, checked in CHECKED_FROM:
+        if flax is not None and flax >= first:
+            checks = checked
+    if not checks:
+        return frozenset()
+    return MEASURED_KINDS if release.at_least(release.LEAKED_EAGER_TRACERS_RAISE) else MEASURED_KINDS - EAGER_KINDS
 
 
 def held_state(tree: MypyFile, made: AssignmentStmt, rngs: CallExpr) -> dict[Var, TypeInfo | None]:
