@@ -2,8 +2,9 @@
 ``pyrefly-jax-stubs`` (it writes ``_src/basearray.pyi``, the file of the ``to_device``
 refinement, and a top-level ``__init__.pyi`` that breaks every checker's partial-stub lookup)
 and ``jax-pyrefly-stubs`` (``numpy/__init__.pyi``, ``nn/__init__.pyi`` and more). Installed in
-either order beside this package, ``jax-stubs check`` exits 1 naming the other package, the
-plugin says it once in a mypy run, and the commands printed put things right."""
+either order beside this package, ``jax-stubs check`` exits 1 naming the other package, a mypy
+run fails under ``jax-stubs-mismatch`` with the same commands in its notes (and says it once on
+stderr), and the commands printed put things right."""
 
 from __future__ import annotations
 
@@ -24,6 +25,11 @@ from mypy_plugin.lib.stderr import PREFIX
 OTHERS = {"pyrefly-jax-stubs": "0.10.2.2", "jax-pyrefly-stubs": "1.4.0"}
 """The packages that share the folder, at the releases read (pyrefly-jax-stubs needs Python
 3.13, so pip installs it here with ``--ignore-requires-python``)."""
+
+STOPS_MYPY = {"jax-pyrefly-stubs"}
+"""Its ``numpy/__init__.pyi`` holds blocking errors for mypy (``Too many arguments for argument
+constructor``): installed last, it makes mypy exit 2 before checking the user's code, so no
+report can carry the error; the plugin's line on stderr names the package."""
 
 
 @pytest.fixture(scope="module")
@@ -71,6 +77,14 @@ def test_another_package_in_the_stub_folder_is_named(other: str, ours_last: bool
     run = mypy(python, tmp_path, True, CORRECT)
     [said] = plugin_lines(run)
     assert said == PREFIX + error.removeprefix("error: "), said
+    if other in STOPS_MYPY and not ours_last:
+        assert run.returncode == 2 and "errors prevented further checking" in run.stdout, run.stdout + run.stderr
+        return
+    assert run.returncode == 1, run.stdout + run.stderr
+    reported = [line.partition(": ")[2] for line in run.stdout.splitlines() if line.startswith("main.py:1: ")]
+    assert reported[0] == f"error: another package installed files into the jax-stubs folder: {other}  [jax-stubs-mismatch]", run.stdout
+    uninstall, reinstall = error.rsplit(": ", 1)[1].split(", then ") if ", then " in error else ("", "")
+    assert reported[-2:] == [f"note: Uninstall {other}: {uninstall}", f"note: Reinstall these stubs: {reinstall}"], run.stdout
 
 
 def test_the_printed_commands_put_it_right(other_wheels: Path, tmp_path: Path) -> None:

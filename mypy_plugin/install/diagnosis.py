@@ -123,17 +123,54 @@ class Diagnosis:
             return [messages.jax_not_installed(self.stubs, self.installer.install(f"jax=={self.stubs}"))]
         return []
 
+    def touched_files(self) -> list[str]:
+        """The stub folder's files that another distribution installed or overwrote, or that
+        changed, as ``RECORD`` writes paths (``jax-stubs/...``)."""
+        assert self.folder is not None
+        folder = self.folder
+        return [f"{installed.STUB_FOLDER}/{path.relative_to(folder).as_posix()}" for path in sorted({*self.changed, *self.foreign})]
+
+    def sharers(self) -> dict[str, list[str]]:
+        """The other distributions that installed the touched files, with those they list."""
+        assert self.folder is not None
+        return owners_of(self.folder.parent, set(self.touched_files()))
+
     def shared_folder_problem(self, folder: Path) -> str:
         """Files of the stub folder that another distribution installed or overwrote (its
         ``RECORD`` lists them), or that changed with no owner to name, with what to do."""
-        touched = sorted({*self.changed, *self.foreign})
-        names = [f"{installed.STUB_FOLDER}/{path.relative_to(folder).as_posix()}" for path in touched]
-        reinstall = self.installer.install(f"jax-stubs=={self.release}", reinstall=True)
-        owners = owners_of(folder.parent, set(names))
+        names, owners = self.touched_files(), self.sharers()
         if not owners:
-            return messages.stub_files_changed(names, reinstall)
+            return messages.stub_files_changed(names, self.reinstall_stubs())
         uninstall = " and ".join(self.installer.uninstall(owner) for owner in owners)
-        return messages.stub_folder_shared(owners, names, uninstall, reinstall)
+        return messages.stub_folder_shared(owners, names, uninstall, self.reinstall_stubs())
+
+    def reinstall_stubs(self) -> str:
+        return self.installer.install(f"jax-stubs=={self.release}", reinstall=True)
+
+    @property
+    def reads_foreign_stubs(self) -> bool:
+        """Whether checkers read files of the stub folder that are not this package's: another
+        package's, or changed since the install (a missing file is said apart)."""
+        return self.folder is not None and not self.missing and bool(self.changed or self.foreign)
+
+    def shared_folder_error(self) -> str:
+        """The short clause of ``shared_folder_problem``, for the report that fails the run."""
+        owners = self.sharers()
+        return messages.stub_folder_shared_error(list(owners)) if owners else messages.stub_files_changed_error(self.touched_files())
+
+    def shared_folder_notes(self) -> list[str]:
+        """Why it matters, then the commands that mend it, one note each."""
+        uninstall = [messages.uninstall_sharer(owner, self.installer.uninstall(owner)) for owner in self.sharers()]
+        return [messages.WHY_FOREIGN_STUBS_MATTER, *uninstall, messages.reinstall_stubs(self.reinstall_stubs())]
+
+    def run_failure(self) -> tuple[str, list[str]] | None:
+        """The problem a mypy run fails on, as its error and notes: checkers reading stubs that
+        are not this package's, else JAX and the stubs of different releases; None if neither."""
+        if self.reads_foreign_stubs:
+            return self.shared_folder_error(), self.shared_folder_notes()
+        if self.mismatched:
+            return self.mismatch_error(), self.mismatch_notes()
+        return None
 
     @property
     def mismatched(self) -> bool:

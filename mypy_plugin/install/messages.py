@@ -77,6 +77,27 @@ def stub_folder_shared(owners: dict[str, list[str]], files: list[str], uninstall
     )
 
 
+WHY_FOREIGN_STUBS_MATTER = (
+    "Every checker reads whichever file was installed last: diagnostics about JAX are unreliable until the folder holds these stubs alone"
+)
+
+
+def stub_folder_shared_error(owners: list[str]) -> str:
+    return f"another package installed files into the jax-stubs folder: {', '.join(owners)}"
+
+
+def stub_files_changed_error(files: list[str]) -> str:
+    return f"files of the jax-stubs folder differ from those this package installed: {', '.join(files)}"
+
+
+def uninstall_sharer(owner: str, command: str) -> str:
+    return f"Uninstall {owner}: {command}"
+
+
+def reinstall_stubs(command: str) -> str:
+    return f"Reinstall these stubs: {command}"
+
+
 def stub_files_changed(files: list[str], reinstall: str) -> str:
     return f"files of the jax-stubs folder differ from those this package installed ({', '.join(files)}): reinstall it: {reinstall}"
 

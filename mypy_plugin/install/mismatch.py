@@ -1,8 +1,9 @@
-"""``jax-stubs-mismatch``: the installed JAX is not the release the stubs describe, reported
-once per run.
+"""``jax-stubs-mismatch``: the installed JAX is not the release the stubs describe, or another
+package's files are in the stub folder (checkers read them, not these stubs), reported once per
+run.
 
-An unpinned install must fail CI on its first run, whatever the code looks like. Three things
-make that hold:
+An unpinned install, or a package that installs into the same folder (``pyrefly-jax-stubs``),
+must fail CI on its first run, whatever the code looks like. Three things make that hold:
 
 - **Only where mypy keeps it.** mypy tries some calls and throws the errors of the tries away
   (each item of an overload such as ``jax.jit``); an error added there is lost, and it would
@@ -25,16 +26,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface, FunctionSigContext, MethodSigContext
 from mypy.types import FunctionLike
 
 from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting
-
-if TYPE_CHECKING:
-    from mypy_plugin.install.diagnosis import Diagnosis
 
 CODE: Final = errorcodes.STUBS_MISMATCH
 
@@ -43,12 +41,13 @@ TOP_OF_MODULE: Final = Context(line=1, column=0)
 
 
 class MismatchReport:
-    """The mismatch error of one process: where it is carried, and when it may be made."""
+    """The install's error of one process (``Diagnosis.run_failure``: its text and notes):
+    where it is carried, and when it may be made."""
 
-    def __init__(self, diagnosis: Diagnosis, installed_folders: Sequence[str]) -> None:
+    def __init__(self, error: str, notes: list[str], installed_folders: Sequence[str]) -> None:
         import uuid
 
-        self.diagnosis = diagnosis
+        self.error, self.notes = error, notes
         self.carrier: str | None = None
         self.installed_folders = tuple(os.path.join(os.path.abspath(f), "") for f in installed_folders if f)
         self.run = uuid.uuid4().hex
@@ -60,7 +59,7 @@ class MismatchReport:
             if self.carrier is None:
                 self.carrier = api.path
             if api.path == self.carrier:
-                report(api, first_jax_import(api), self.diagnosis)
+                report(api, first_jax_import(api), self.error, self.notes)
         return ctx.default_signature
 
     def config_data(self, path: str) -> str | None:
@@ -82,6 +81,7 @@ def first_jax_import(api: CheckerPluginInterface) -> Context:
     return found[0] if found else TOP_OF_MODULE
 
 
-def report(api: CheckerPluginInterface, context: Context, diagnosis: Diagnosis) -> None:
-    """The installed JAX is not the release the installed stubs describe."""
-    reporting.error_with_notes(api, context, CODE, diagnosis.mismatch_error(), diagnosis.mismatch_notes())
+def report(api: CheckerPluginInterface, context: Context, error: str, notes: list[str]) -> None:
+    """The installed JAX is not the release the installed stubs describe, or checkers read
+    another package's stubs."""
+    reporting.error_with_notes(api, context, CODE, error, notes)

@@ -35,18 +35,23 @@ def start(options: Options) -> tuple[dict[str, str | None], mismatch.MismatchRep
 
 
 def say_problems(options: Options, found: installed.Installed, site_packages: list[str]) -> mismatch.MismatchReport | None:
-    """Say each problem of the install once on stderr; return the mismatch report of this run,
-    or None when the versions agree or the user disabled its code. The mismatch is also said
-    on stderr, where a run that never reaches a call into JAX shows it."""
+    """Say each problem of the install once on stderr; return the report that fails this run
+    (another package's stub files, or JAX and the stubs of different releases), or None when
+    there is none or the user disabled its code. A mismatch is also said on stderr, where a run
+    that never reaches a call into JAX shows it (another package's files are said there with the
+    other problems of the install)."""
     from mypy_plugin.install.diagnosis import Diagnosis
 
     diagnosis = Diagnosis.of(found, options.python_executable or "python")
     for problem in diagnosis.environment_problems():
         stderr.say(problem)
-    if not diagnosis.mismatched or disabled(options, mismatch.CODE.code):
+    failure = diagnosis.run_failure()
+    if failure is None or disabled(options, mismatch.CODE.code):
         return None
-    stderr.say(f"{diagnosis.mismatch_error()}. {diagnosis.mismatch_notes()[-1]}")
-    return mismatch.MismatchReport(diagnosis, [*site_packages, os.path.dirname(mypy.__file__)])
+    error, notes = failure
+    if not diagnosis.reads_foreign_stubs:
+        stderr.say(f"{error}. {notes[-1]}")
+    return mismatch.MismatchReport(error, notes, [*site_packages, os.path.dirname(mypy.__file__)])
 
 
 def disabled(options: Options, code: str) -> bool:

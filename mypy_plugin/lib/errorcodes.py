@@ -167,6 +167,6 @@ CALL_SIGNATURE: Final = ErrorCode(
 
 STUBS_MISMATCH: Final = ErrorCode(
     "jax-stubs-mismatch",
-    "the installed stubs describe another JAX release than the one installed",
+    "the installed stubs describe another JAX release than the one installed, or are not this package's alone",
     CATEGORY,
 )
