@@ -276,6 +276,42 @@ def test_modules_of_one_name_that_others_import(tmp_path: Path) -> None:
     ), result.stdout + result.stderr
 
 
+RESEARCH_LAYOUT = {
+    # scripts at the root importing folders without __init__.py as packages
+    "train.py": "from configs import sac_default\nfrom utils import train_state\n\nstate = train_state.make()\nstate[0] = sac_default.LR\n",
+    "utils/train_state.py": "import jax\nimport jax.numpy as jnp\n\n\ndef make() -> jax.Array:\n    return jnp.zeros(3)\n",
+    "configs/sac_default.py": "LR = 1e-3\n",
+    # a folder of scripts that run from there, importing a folder beside them
+    "scripts/agent.py": "from parts import nets\n\nweights = nets.init()\nweights[1] = 0.0\n",
+    "scripts/parts/nets.py": "import jax\nimport jax.numpy as jnp\n\n\ndef init() -> jax.Array:\n    return jnp.ones(2)\n",
+    # an examples root, importing a module beside it
+    "examples/demo.py": "import helpers\n\nhelpers.x.sort()\n",
+    "examples/helpers.py": "import jax.numpy as jnp\n\nx = jnp.arange(3.0)\n",
+}
+"""A research repository's shape that mypy refuses as it comes ("Source file found twice under
+different module names"); each reported line is found only through an import of the layout."""
+
+
+def test_research_layouts_are_checked_as_their_imports_name_them(tmp_path: Path) -> None:
+    for name, text in RESEARCH_LAYOUT.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    refused = subprocess.run([str(BIN / "mypy"), "--ignore-missing-imports", "."], cwd=tmp_path, capture_output=True, text=True)
+    assert refused.returncode == 2 and "Source file found twice under different module names" in refused.stdout, refused.stdout
+    result = lint(tmp_path)
+    reported = sorted((error["file"], int(error["line"]), error["code"]) for error in errors(result.stdout))
+    assert reported == [
+        ("examples/demo.py", 3, "jax-discarded-update"),
+        ("scripts/agent.py", 4, "jax-immutable-array"),
+        ("train.py", 5, "jax-immutable-array"),
+    ], result.stdout + result.stderr
+    # a file its imports name two ways from any folder: one line naming the settings
+    (tmp_path / "main.py").write_text("from scripts.parts import nets\n")
+    stopped = lint(tmp_path)
+    [line] = stopped.stderr.splitlines()
+    assert stopped.returncode == 2 and "found twice" in line and line.endswith("and the folders your scripts run from as mypy_path"), line
+
+
 def test_mypy_workers_from_the_environment_change_nothing(project: Path, first_run: subprocess.CompletedProcess[str]) -> None:
     result = subprocess.run(
         [str(BIN / "jax-stubs"), "lint"],

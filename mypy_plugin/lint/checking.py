@@ -21,6 +21,8 @@ it says about files and modules holds (``files``, ``exclude``, per-module sectio
 Files the exclusions match are left out even when named one by one (as pre-commit names
 them). Files that share a module name (``conftest.py`` in two folders without
 ``__init__.py``, which mypy refuses in one run) are checked in turns, each under its own name.
+A file that mypy names twice (a script's folder imported as a package) is named as the imports
+name it (``layout.py``).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from mypy_plugin.lib.fixes import OFFERING_ENTRY
-from mypy_plugin.lint import mypy_api, mypy_errors
+from mypy_plugin.lint import layout, mypy_api, mypy_errors
 from mypy_plugin.lint.settings import Settings
 
 CACHE: Final = ".jax_stubs_cache"
@@ -66,18 +68,36 @@ def check(targets: list[str], settings: Settings, shadows: dict[str, str] | None
     configured_plugins = list(options.plugins)
     lint_options(options, settings.root)
     options.shadow_file = [[file, shadow] for file, shadow in (shadows or {}).items()]
+    checked = check_in_turns(sources, options, configured_plugins, fscache)
+    if layout.refused(checked.stopped_at) and not options.explicit_package_bases:
+        paths = [source.path for source in sources if source.path is not None]
+        options.explicit_package_bases = True
+        options.mypy_path = [*options.mypy_path, *layout.script_folders(paths)]
+        sources = mypy_api.sources_for(paths, options, fscache)
+        checked = check_in_turns(sources, options, configured_plugins, fscache)
+    if layout.refused(checked.stopped_at):
+        assert checked.stopped_at is not None
+        checked.stopped_at["message"] = f"{checked.stopped_at['message']}; {layout.SETTINGS_HINT}"
+    return checked
+
+
+def check_in_turns(sources: list[Any], options: Any, configured_plugins: list[str], fscache: Any) -> Checked:
+    """Check ``sources`` in as few builds as keep each module name once in a build."""
     errors: list[dict[str, Any]] = []
     rechecked: int | None = 0
     cache = options.cache_dir
-    for number, turn in enumerate(turns(sources)):
-        # Each turn its own cache: there a module name always means the same file (mypy takes
-        # a cached module of equal content for fresh, whichever file it was read from).
-        options.cache_dir = cache if number == 0 else str(Path(cache) / f"turn-{number + 1}")
-        found, stopped_at, again = build(turn, options, configured_plugins, fscache)
-        if stopped_at is not None:
-            return Checked([], stopped_at, len(sources), None)
-        errors += found
-        rechecked = rechecked + len(again) if rechecked is not None and again is not None else None
+    try:
+        for number, turn in enumerate(turns(sources)):
+            # Each turn its own cache: there a module name always means the same file (mypy takes
+            # a cached module of equal content for fresh, whichever file it was read from).
+            options.cache_dir = cache if number == 0 else str(Path(cache) / f"turn-{number + 1}")
+            found, stopped_at, again = build(turn, options, configured_plugins, fscache)
+            if stopped_at is not None:
+                return Checked([], stopped_at, len(sources), None)
+            errors += found
+            rechecked = rechecked + len(again) if rechecked is not None and again is not None else None
+    finally:
+        options.cache_dir = cache
     return Checked(errors, None, len(sources), rechecked)
 
 

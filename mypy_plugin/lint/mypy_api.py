@@ -2,7 +2,8 @@
 
 mypy documents ``mypy.api.run`` (its command line in a function) but not the finer calls lint
 needs to run its own plugin over the project's configuration: ``mypy.main.process_options``,
-``mypy.build.build`` with ``extra_plugins``, ``CompileError`` and ``FileSystemCache``. They are
+``mypy.find_sources.create_source_list``, ``mypy.build.build`` with ``extra_plugins``,
+``CompileError`` and ``FileSystemCache``. They are
 called here and nowhere else, so that a mypy release that moves one breaks this file only
 (``tests/test_mypy_internals.py`` checks that no other module calls them).
 """
@@ -38,6 +39,13 @@ def options_for(targets: list[str], fscache: Any, stderr: StringIO) -> tuple[lis
 
     sources, options = process_options(list(targets), stdout=StringIO(), stderr=stderr, require_targets=False, fscache=fscache)
     return list(sources), options
+
+
+def sources_for(paths: list[str], options: Any, fscache: Any) -> list[Any]:
+    """``create_source_list``: the sources of ``paths`` as ``options`` name their modules."""
+    from mypy.find_sources import create_source_list
+
+    return list(create_source_list(paths, options, fscache))
 
 
 def build(sources: list[Any], options: Any, plugin: Any, fscache: Any, collect: Callable[[str | None, list[str], bool], None]) -> object:

@@ -1,0 +1,69 @@
+"""Module names as the project's imports use them, where mypy refuses the layout as configured.
+
+Research code is often scripts beside folders without ``__init__.py`` that they import as
+packages (``from utils import train_state`` beside ``utils/train_state.py``). Crawling the paths
+it is given, mypy names such a file by its folder alone (``train_state``); the import names it
+``utils.train_state``; and mypy stops the whole run: "Source file found twice under different
+module names". mypy's own answer is ``explicit_package_bases``, with the folders the scripts run
+from on ``mypy_path``: every file is then named from the nearest of those folders (or the root),
+as the scripts' imports name it.
+
+Lint takes that answer where the project's configuration has not set ``explicit_package_bases``
+and mypy stopped so; a layout it still refuses is said in one line naming the settings to add.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Iterable
+from typing import Any, Final
+
+FOUND_TWICE: Final = "Source file found twice under different module names"
+
+
+def refused(stopped_at: dict[str, Any] | None) -> bool:
+    """Whether mypy stopped because one file had two module names."""
+    return stopped_at is not None and FOUND_TWICE in str(stopped_at.get("message", ""))
+
+
+def script_folders(paths: Iterable[str]) -> list[str]:
+    """The folders (relative to the root, where lint runs) whose files import a module or a
+    folder beside them by its top-level name, where the root holds no such name: the folders
+    those files run from, which name their imports' modules."""
+    found: list[str] = []
+    for path in paths:
+        folder = os.path.dirname(os.path.normpath(path))
+        if not folder or folder in found:
+            continue
+        if any(is_beside(folder, name) and not is_beside("", name) for name in imported_names(path)):
+            found.append(folder)
+    return sorted(found)
+
+
+def imported_names(path: str) -> set[str]:
+    """The top-level names of a file's absolute imports (none where it cannot be read)."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            tree = ast.parse(file.read(), path)
+    except (OSError, ValueError, SyntaxError):
+        return set()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.partition(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.partition(".")[0])
+    return names
+
+
+def is_beside(folder: str, name: str) -> bool:
+    """Whether ``folder`` holds the module or the folder ``name``."""
+    place = os.path.join(folder, name) if folder else name
+    return os.path.isfile(place + ".py") or os.path.isdir(place)
+
+
+SETTINGS_HINT: Final = (
+    "name each file once in the [mypy] configuration: explicit_package_bases = true, and the folders your scripts run from as mypy_path"
+)
+"""What to set where lint could not name every file once itself."""
