@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import statistics
@@ -100,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reps", type=int, default=5, help="warm runs of each (default: 5)")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
     args = parser.parse_args(argv)
+    os.environ["JAX_STUBS_CACHE_DIR"] = ""  # cold means cold: lint's shared analysis off (first_run.py times it)
     work = Path(tempfile.mkdtemp(prefix="lint-benchmark-"))
     try:
         packages = fetch_sources(work)

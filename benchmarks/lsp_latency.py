@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import re
 import statistics
 import sys
@@ -107,6 +108,7 @@ def main() -> int:
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    os.environ["JAX_STUBS_CACHE_DIR"] = ""  # cold means cold: lint's shared analysis off (first_run.py times it)
     results = [asyncio.run(session(name, text, args.reps)) for name, text in [(SAMPLE.name, SAMPLE.read_text()), library_module()]]
     for result in results:
         print(

@@ -62,6 +62,7 @@ def check(python_executable: str | None = None) -> int:
     else:
         print(f"jax-stubs {__version__}: no stub folder installed where this Python reads packages")
     print(f"jax: {diagnosis.jax or '(not installed)'}")
+    print(shared_analysis())
     shadows = shadowing_modules()
     problems = diagnosis.environment_problems() + [problem for problem, same_release in shadows if not same_release]
     for note, same_release in shadows:
@@ -76,6 +77,21 @@ def check(python_executable: str | None = None) -> int:
     elif not problems:
         print("ok: the stubs describe the installed jax")
     return 1 if problems or diagnosis.mismatched else 0
+
+
+def shared_analysis() -> str:
+    """Where lint keeps the analysis of JAX it shares between projects, and how big it is."""
+    from mypy_plugin.lint import settings, shared_cache
+
+    try:
+        configured = settings.read(Path.cwd(), frozenset()).shared_cache
+    except settings.SettingsError:  # lint says what is wrong with the section
+        configured = None
+    folder = shared_cache.folder(configured)
+    if folder is None:
+        return f"lint's shared analysis of JAX: off ({shared_cache.ENVIRONMENT} or shared-cache is empty)"
+    entries, size = shared_cache.size(folder)
+    return f"lint's shared analysis of JAX: {folder} ({entries} {'entry' if entries == 1 else 'entries'}, {size / 1e6:.0f} MB)"
 
 
 def shadowing_modules(folder: Path | None = None) -> list[tuple[str, bool]]:

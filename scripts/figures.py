@@ -65,6 +65,7 @@ FIGURES: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
     "lsp.open_warm": ("lsp.json", lsp("open_warm")),
     "lsp.change": ("lsp.json", lsp("change")),
     "lsp.save": ("lsp.json", lsp("save")),
+    **{f"first_run.{which}": ("first_run.json", lsp(which)) for which in ("off", "first", "second", "warm", "lsp_first", "lsp_second")},
     "walk.functions": ("walk.json", lambda result: str(result["functions walked"])),
     "walk.reports": ("walk.json", lambda result: str(sum(sum(codes.values()) for codes in result["reports of the plugin"].values()))),
     "walk.helpers": ("walk.json", lambda result: str(result["helpers followed"])),

@@ -219,7 +219,8 @@ def test_check_command(tmp_path: Path, jax_version: str) -> None:
     else:
         assert result.returncode == 1
         other = with_jax(OTHER)
-        assert result.stdout.splitlines()[2:] == [f"error: {other.mismatch_error()}", *(f"note: {note}" for note in other.mismatch_notes())]
+        assert result.stdout.splitlines()[2].startswith("lint's shared analysis of JAX: "), result.stdout
+        assert result.stdout.splitlines()[3:] == [f"error: {other.mismatch_error()}", *(f"note: {note}" for note in other.mismatch_notes())]
 
 
 @pytest.mark.parametrize("shadow", ["mypy_plugin.py", "mypy_plugin/__init__.py"])

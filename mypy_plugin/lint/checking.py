@@ -68,6 +68,7 @@ def check(targets: list[str], settings: Settings, shadows: dict[str, str] | None
     configured_plugins = list(options.plugins)
     lint_options(options, settings.root)
     options.shadow_file = [[file, shadow] for file, shadow in (shadows or {}).items()]
+    fill_from_shared_cache(options, settings, configured_plugins, fscache)
     checked = check_in_turns(sources, options, configured_plugins, fscache)
     if layout.refused(checked.stopped_at) and not options.explicit_package_bases:
         paths = [source.path for source in sources if source.path is not None]
@@ -79,6 +80,33 @@ def check(targets: list[str], settings: Settings, shadows: dict[str, str] | None
         assert checked.stopped_at is not None
         checked.stopped_at["message"] = f"{checked.stopped_at['message']}; {layout.SETTINGS_HINT}"
     return checked
+
+
+def fill_from_shared_cache(options: Any, settings: Settings, configured_plugins: list[str], fscache: Any) -> bool:
+    """Give the project's first check mypy's analysis of JAX and NumPy from the shared cache
+    (``shared_cache.py``), built there first where it is not yet. Whether it was given."""
+    from mypy_plugin.lib import mypy_internals
+    from mypy_plugin.lint import shared_cache
+
+    shared = shared_cache.folder(settings.shared_cache)
+    version = shared_cache.version_folder(options)
+    if shared is None or (Path(options.cache_dir) / version).exists():
+        return False
+    try:
+        plugin = plugin_class(configured_plugins)(options)
+        if getattr(plugin, "mismatch", None) is not None:  # its config data changes every run
+            return False
+        key = shared_cache.entry_key(options, plugin, mypy_internals.search_dirs(options.python_executable)[1])
+
+        def build_entry(source_folder: Path, cache_folder: Path) -> bool:
+            seed_options = options.apply_changes({})
+            seed_options.cache_dir, seed_options.shadow_file = str(cache_folder), []
+            seed = mypy_api.sources_for([str(path) for path in source_folder.iterdir()], seed_options, fscache)
+            return build(seed, seed_options, configured_plugins, fscache)[1] is None
+
+        return shared_cache.fill(Path(options.cache_dir), version, shared, key, build_entry)
+    except Exception:  # the shared cache must never break a check: without it, the check is only slower
+        return False
 
 
 def check_in_turns(sources: list[Any], options: Any, configured_plugins: list[str], fscache: Any) -> Checked:

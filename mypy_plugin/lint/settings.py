@@ -7,12 +7,14 @@ without one, the current folder is the root)::
     paths = ["src", "scripts"]          # what to check when no path is given
     exclude = ["^src/legacy/"]          # regular expressions, as mypy's exclude
     disable = ["jax-traced-shape"]      # codes not to report
+    shared-cache = "~/.cache/jax-stubs" # mypy's analysis of JAX shared by projects; "" turns it off
 
 Every key is optional. A section that says something else is a usage error, said in one line.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -20,7 +22,7 @@ from typing import Any, Final
 
 PYPROJECT: Final = "pyproject.toml"
 SECTION: Final = "[tool.jax-stubs.lint]"
-KEYS: Final = ("paths", "exclude", "disable")
+KEYS: Final = ("paths", "exclude", "disable", "shared-cache")
 
 
 class SettingsError(Exception):
@@ -30,15 +32,22 @@ class SettingsError(Exception):
 class Settings:
     """What the section says; paths are relative to ``root``."""
 
-    __slots__ = ("root", "paths", "exclude", "disable")
+    __slots__ = ("root", "paths", "exclude", "disable", "shared_cache")
 
     def __init__(
-        self, root: Path, paths: tuple[str, ...] = (), exclude: tuple[str, ...] = (), disable: frozenset[str] = frozenset()
+        self,
+        root: Path,
+        paths: tuple[str, ...] = (),
+        exclude: tuple[str, ...] = (),
+        disable: frozenset[str] = frozenset(),
+        shared_cache: str | None = None,
     ) -> None:
         self.root = root
         self.paths = paths
         self.exclude = exclude
         self.disable = disable
+        self.shared_cache = shared_cache
+        """The shared cache's folder as written (``lint/shared_cache.py``); None: the default."""
 
 
 def project_file(start: Path) -> Path | None:
@@ -77,7 +86,10 @@ def read(start: Path, codes: frozenset[str]) -> Settings:
     unknown = sorted(set(section) - set(KEYS))
     if unknown:
         raise SettingsError(f'{where} has no key "{unknown[0]}"; its keys are {", ".join(KEYS)}')
-    paths, exclude, disable = (strings(section.get(key, []), f"{key} in {where}") for key in KEYS)
+    paths, exclude, disable = (strings(section.get(key, []), f"{key} in {where}") for key in KEYS[:3])
+    shared_cache = section.get("shared-cache")
+    if shared_cache is not None and not isinstance(shared_cache, str):
+        raise SettingsError(f"shared-cache in {where} must be a string (a folder; empty turns it off)")
     for pattern in exclude:
         try:
             re.compile(pattern)
@@ -86,7 +98,9 @@ def read(start: Path, codes: frozenset[str]) -> Settings:
     for code in disable:
         if code not in codes:
             raise SettingsError(f'disable in {where}: "{code}" is not a code of jax-stubs; they are {", ".join(sorted(codes))}')
-    return Settings(path.parent, paths, exclude, frozenset(disable))
+    if shared_cache and not os.path.isabs(os.path.expanduser(shared_cache)):
+        shared_cache = str(path.parent / shared_cache)
+    return Settings(path.parent, paths, exclude, frozenset(disable), shared_cache)
 
 
 def strings(value: object, what: str) -> tuple[str, ...]:
