@@ -39,8 +39,13 @@ machines' default Python 3.11) and the newest, which needs Python 3.12 (``python
 SUITE_JAX = (REPO / "jax_stubs" / "JAX_VERSION").read_text().strip()
 MYPY_RELEASES = ["1.19.0", "2.4.1"]  # lowest and highest supported
 TEST_TOOLS = ["pytest>=8", "pytest-mypy-plugins>=4.1,<5", "PyYAML>=6"]
+CONFIGURATION_CASES = REPO / "tests" / "typecheck" / "test_config.yml"
+"""How the plugin meets mypy's configuration (codes disabled, ignores, strict mode), each case a
+mypy run of its own: what a mypy release changes, on misuses (a stream given to ``to_device``, an
+item assigned) that every JAX release of the matrix rejects alike; the runtime truth of these
+cases still runs on every JAX release (``tests/test_runtime_truth.py`` reads every case)."""
 JAX_TESTS = [
-    "tests/typecheck",
+    *sorted(str(path.relative_to(REPO)) for path in CONFIGURATION_CASES.parent.glob("*.yml") if path != CONFIGURATION_CASES),
     "tests/test_runtime_truth.py",
     "tests/test_traced_tables.py",
     "tests/test_contract.py",  # the contract table of the cell's release, probed again there
@@ -50,7 +55,7 @@ they are ``.at[...]`` updates and ``jnp.where`` calls, which type-check and run 
 release here (every cell passed them in the fresh-clone runs of a60a4b2 and 1db741d), and checking them
 means a second mypy run over every case, the largest setup of a cell."""
 MYPY_TESTS = [
-    "tests/typecheck",
+    "tests/typecheck",  # with CONFIGURATION_CASES
     "tests/test_mypy_internals.py",
     "tests/test_lint.py",  # jax-stubs lint drives mypy through its programmatic interface
 ]
@@ -112,7 +117,12 @@ def run_cell(jax: str, mypy: str, tests: list[str]) -> tuple[bool, float, Path]:
             [wheel] = Path(dist).glob("*.whl")
             sh([*pip, "install", str(wheel), f"jax=={jax}", f"mypy=={mypy}", *TEST_TOOLS], log)
             sh([*pip, "install", "--force-reinstall", "--no-deps", str(wheel)], log)
-            env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}", "JAX_PLATFORMS": "cpu"}
+            env = {
+                **os.environ,
+                "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}",
+                "JAX_PLATFORMS": "cpu",
+                "JAX_STUBS_TEST_MYPY_CACHE": str(Path(cache) / ".mypy_cache"),  # the cell's own, not the suite's: another mypy or JAX
+            }
             sh(
                 [str(venv / "bin" / "pytest"), "-q", "-p", "no:cacheprovider", f"--mypy-testing-base={cache}", *tests],
                 log,
