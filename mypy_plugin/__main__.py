@@ -84,13 +84,16 @@ def shared_analysis() -> str:
     from mypy_plugin.lint import settings, shared_cache
 
     try:
-        configured = settings.read(Path.cwd(), frozenset()).shared_cache
+        configured = settings.read(Path.cwd(), None).shared_cache
     except settings.SettingsError:  # lint says what is wrong with the section
         configured = None
-    folder = shared_cache.folder(configured)
-    if folder is None:
-        return f"lint's shared analysis of JAX: off ({shared_cache.ENVIRONMENT} or shared-cache is empty)"
-    entries, size = shared_cache.size(folder)
+    try:
+        folder = shared_cache.folder(configured)
+        if folder is None:
+            return f"lint's shared analysis of JAX: off ({shared_cache.ENVIRONMENT} or shared-cache is empty)"
+        entries, size = shared_cache.size(folder)
+    except (OSError, RuntimeError) as error:  # no home folder, an unreadable one
+        return f"lint's shared analysis of JAX: unknown ({type(error).__name__}: {error})"
     return f"lint's shared analysis of JAX: {folder} ({entries} {'entry' if entries == 1 else 'entries'}, {size / 1e6:.0f} MB)"
 
 

@@ -47,6 +47,7 @@ JIT_LINE, VMAP_LINE = 10, 14
         ("0.10.0", (0, 4, 36), True, True),
         ("0.10.1", (0, 4, 31), False, False),
         ("0.10.4", (0, 10, 2), False, False),
+        ("0.10.2rc1", (0, 10, 2), False, False),
         ("0.10.5", (0, 5, 3), True, True),
         ("0.12.8", (0, 10, 2), True, True),
         ("1.0.0rc1", (0, 10, 2), True, True),

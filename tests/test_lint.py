@@ -284,6 +284,10 @@ RESEARCH_LAYOUT = {
     # a folder of scripts that run from there, importing a folder beside them
     "scripts/agent.py": "from parts import nets\n\nweights = nets.init()\nweights[1] = 0.0\n",
     "scripts/parts/nets.py": "import jax\nimport jax.numpy as jnp\n\n\ndef init() -> jax.Array:\n    return jnp.ones(2)\n",
+    # a package of a src/ folder, importing itself by its name
+    "src/pkg/__init__.py": "",
+    "src/pkg/nets.py": "import jax\nimport jax.numpy as jnp\n\n\ndef init() -> jax.Array:\n    return jnp.ones(2)\n",
+    "src/pkg/train.py": "from pkg import nets\n\nweights = nets.init()\nweights[0] = 1.0\n",
     # an examples root, importing a module beside it
     "examples/demo.py": "import helpers\n\nhelpers.x.sort()\n",
     "examples/helpers.py": "import jax.numpy as jnp\n\nx = jnp.arange(3.0)\n",
@@ -303,6 +307,7 @@ def test_research_layouts_are_checked_as_their_imports_name_them(tmp_path: Path)
     assert reported == [
         ("examples/demo.py", 3, "jax-discarded-update"),
         ("scripts/agent.py", 4, "jax-immutable-array"),
+        ("src/pkg/train.py", 4, "jax-immutable-array"),
         ("train.py", 5, "jax-immutable-array"),
     ], result.stdout + result.stderr
     # a file its imports name two ways from any folder: one line naming the settings

@@ -64,14 +64,15 @@ def test_first_runs_share_one_analysis_and_report_the_same(tmp_path: Path) -> No
     # what they share), then the sample and the docs' blocks with it and without it
     first = [lint(project(tmp_path / name, blocks=False), str(shared)) for name in ("a", "b")]
     first_reports = [reports(run) for run in first]
-    entries = [entry.name for entry in shared.iterdir()]
+    entries = sorted(entry.name for entry in shared.iterdir() if entry.is_dir())
     assert len(entries) == 1 and not entries[0].startswith("."), entries
+    assert {path.name for path in shared.iterdir() if not path.is_dir()} == set(shared_cache.MARKERS)
     later = reports(lint(project(tmp_path / "c"), str(shared)))
     without = reports(lint(project(tmp_path / "d"), ""))
     of_the_sample = [line for line in without if line.startswith(PORTED_FROM_NUMPY.name)]
     assert first_reports == [of_the_sample, of_the_sample] and later == without
     assert all(seeded(tmp_path / name) for name in ("a", "b", "c")) and not seeded(tmp_path / "d")
-    assert [entry.name for entry in shared.iterdir()] == entries
+    assert sorted(entry.name for entry in shared.iterdir() if entry.is_dir()) == entries
 
 
 def test_what_the_analysis_depends_on_makes_another_entry() -> None:
@@ -103,3 +104,37 @@ def test_where_it_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "pyproject.toml").write_text("[tool.jax-stubs.lint]\nshared-cache = 1\n")
     with pytest.raises(settings.SettingsError, match="shared-cache .* must be a string"):
         settings.read(tmp_path, frozenset())
+
+
+def test_the_folder_keeps_the_entries_used_last(tmp_path: Path) -> None:
+    import time
+
+    for age in range(10):
+        entry = tmp_path / f"entry-{age}"
+        entry.mkdir()
+        os.utime(entry, (time.time() - age * 60, time.time() - age * 60))
+    for name, age in ((".building-old", 7200), (".building-now", 0)):
+        (tmp_path / name).mkdir()
+        os.utime(tmp_path / name, (time.time() - age, time.time() - age))
+    shared_cache.prune(tmp_path)
+    kept = sorted(path.name for path in tmp_path.iterdir())
+    assert kept == sorted([".building-now", *(f"entry-{age}" for age in range(shared_cache.KEPT))])
+
+
+def test_a_root_module_named_as_an_installed_one_keeps_the_analysis_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """mypy searches the project's root first: a ``random.py`` there (or a folder of modules
+    named as an installed package) could reach the shared analysis, which is then left alone."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "train.py").write_text("")
+    (tmp_path / "build").mkdir()  # a build folder holds no module at its top
+    (tmp_path / "build" / "lib").mkdir()
+    installed = tmp_path / "site-packages"
+    (installed / "numpy").mkdir(parents=True)
+    (installed / "build").mkdir()
+    assert not shared_cache.shadowed_here([str(installed)])
+    (tmp_path / "random.py").write_text("")
+    assert shared_cache.shadowed_here([str(installed)])
+    (tmp_path / "random.py").unlink()
+    (tmp_path / "numpy").mkdir()
+    (tmp_path / "numpy" / "core.py").write_text("")
+    assert shared_cache.shadowed_here([str(installed)])

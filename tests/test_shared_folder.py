@@ -102,3 +102,21 @@ def test_the_printed_commands_put_it_right(other_wheels: Path, tmp_path: Path) -
         assert done.returncode == 0, command + "\n" + done.stdout + done.stderr
     checked = check(python)
     assert checked.returncode == 0, checked.stdout
+
+
+def test_a_file_no_checker_reads_does_not_fail_the_run(tmp_path: Path) -> None:
+    """A ``.DS_Store`` in the stub folder is said (``jax-stubs check``) but fails no mypy run;
+    a stray stub file does, with a note to delete it (a reinstall leaves it)."""
+    from mypy_plugin.install.diagnosis import Diagnosis, Installer
+
+    folder = tmp_path / "jax-stubs"
+    folder.mkdir()
+    stray = Diagnosis("0.10.2", "0.10.2", "0.10.2.0", folder, (), Installer("python", True), foreign=(folder / ".DS_Store",))
+    assert not stray.reads_foreign_stubs and stray.run_failure() is None
+    stub = Diagnosis("0.10.2", "0.10.2", "0.10.2.0", folder, (), Installer("python", True), foreign=(folder / "extra.pyi",))
+    failure = stub.run_failure()
+    assert (
+        failure is not None
+        and failure[1][-2].startswith("Delete what no package installed there")
+        and str(folder / "extra.pyi") in failure[1][-2]
+    )

@@ -16,6 +16,8 @@ from mypy_plugin import __version__
 from mypy_plugin.install import installed, messages, releases
 from mypy_plugin.lib.release import parse_version
 
+STUB_SUFFIXES = (".pyi", ".py")
+"""What a checker reads in a stub folder (with ``py.typed`` and folders)."""
 OLDEST_JAX = "0.4.31"
 """The first JAX release with a built-in ``Array.to_device``: the oldest the stubs describe."""
 
@@ -150,8 +152,10 @@ class Diagnosis:
     @property
     def reads_foreign_stubs(self) -> bool:
         """Whether checkers read files of the stub folder that are not this package's: another
-        package's, or changed since the install (a missing file is said apart)."""
-        return self.folder is not None and not self.missing and bool(self.changed or self.foreign)
+        package's stub files or folders, or this package's files changed since the install (a
+        missing file is said apart; a stray ``.DS_Store`` is read by no checker)."""
+        read = [path for path in self.foreign if path.suffix in STUB_SUFFIXES or path.name == "py.typed" or path.is_dir()]
+        return self.folder is not None and not self.missing and bool(self.changed or read)
 
     def shared_folder_error(self) -> str:
         """The short clause of ``shared_folder_problem``, for the report that fails the run."""
@@ -159,9 +163,16 @@ class Diagnosis:
         return messages.stub_folder_shared_error(list(owners)) if owners else messages.stub_files_changed_error(self.touched_files())
 
     def shared_folder_notes(self) -> list[str]:
-        """Why it matters, then the commands that mend it, one note each."""
-        uninstall = [messages.uninstall_sharer(owner, self.installer.uninstall(owner)) for owner in self.sharers()]
-        return [messages.WHY_FOREIGN_STUBS_MATTER, *uninstall, messages.reinstall_stubs(self.reinstall_stubs())]
+        """Why it matters, then what mends it, one note each: uninstall each other package, delete
+        what no package installed (a reinstall leaves it), reinstall these stubs."""
+        owners = self.sharers()
+        uninstall = [messages.uninstall_sharer(owner, self.installer.uninstall(owner)) for owner in owners]
+        owned = {name for listed in owners.values() for name in listed}
+        assert self.folder is not None
+        folder = self.folder
+        unowned = [str(path) for path in self.foreign if f"{installed.STUB_FOLDER}/{path.relative_to(folder).as_posix()}" not in owned]
+        delete = [messages.delete_unowned(unowned)] if unowned else []
+        return [messages.WHY_FOREIGN_STUBS_MATTER, *uninstall, *delete, messages.reinstall_stubs(self.reinstall_stubs())]
 
     def run_failure(self) -> tuple[str, list[str]] | None:
         """The problem a mypy run fails on, as its error and notes: checkers reading stubs that
@@ -202,7 +213,8 @@ class Diagnosis:
 
 def owners_of(site_packages: Path, files: set[str]) -> dict[str, list[str]]:
     """The other distributions whose ``RECORD`` lists some of ``files`` (paths as ``RECORD``
-    writes them, ``jax-stubs/...``), by name, each with those it lists: the packages that share
+    writes them, ``jax-stubs/...``; a folder, by the files it lists in it), by name, each with
+    those it lists: the packages that share
     the stub folder (``pyrefly-jax-stubs`` and ``jax-pyrefly-stubs`` install into it too)."""
     found: dict[str, list[str]] = {}
     for info in sorted(site_packages.glob("*.dist-info")):
@@ -213,7 +225,8 @@ def owners_of(site_packages: Path, files: set[str]) -> dict[str, list[str]]:
             lines = (info / "RECORD").read_text(encoding="utf-8").splitlines()
         except (OSError, ValueError):
             continue
-        listed = sorted({line.split(",")[0] for line in lines} & files)
+        recorded = {line.split(",")[0] for line in lines}
+        listed = sorted(name for name in files if name in recorded or any(path.startswith(name + "/") for path in recorded))
         if listed:
             found[name.replace("_", "-")] = listed
     return found

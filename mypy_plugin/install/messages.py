@@ -94,6 +94,10 @@ def uninstall_sharer(owner: str, command: str) -> str:
     return f"Uninstall {owner}: {command}"
 
 
+def delete_unowned(paths: list[str]) -> str:
+    return f"Delete what no package installed there (a reinstall leaves it): {' '.join(shell_word(path) for path in paths)}"
+
+
 def reinstall_stubs(command: str) -> str:
     return f"Reinstall these stubs: {command}"
 

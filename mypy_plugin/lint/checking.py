@@ -72,41 +72,48 @@ def check(targets: list[str], settings: Settings, shadows: dict[str, str] | None
     checked = check_in_turns(sources, options, configured_plugins, fscache)
     if layout.refused(checked.stopped_at) and not options.explicit_package_bases:
         paths = [source.path for source in sources if source.path is not None]
+        configured_path = list(options.mypy_path)
         options.explicit_package_bases = True
-        options.mypy_path = [*options.mypy_path, *layout.script_folders(paths)]
-        sources = mypy_api.sources_for(paths, options, fscache)
-        checked = check_in_turns(sources, options, configured_plugins, fscache)
+        for roots in layout.candidate_roots(sources, paths):
+            options.mypy_path = [*configured_path, *roots]
+            named = [*mypy_api.sources_for(paths, options, fscache), *(source for source in sources if source.path is None)]
+            checked = check_in_turns(named, options, configured_plugins, fscache)
+            if not layout.refused(checked.stopped_at):
+                break
     if layout.refused(checked.stopped_at):
         assert checked.stopped_at is not None
         checked.stopped_at["message"] = f"{checked.stopped_at['message']}; {layout.SETTINGS_HINT}"
     return checked
 
 
-def fill_from_shared_cache(options: Any, settings: Settings, configured_plugins: list[str], fscache: Any) -> bool:
+def fill_from_shared_cache(options: Any, settings: Settings, configured_plugins: list[str], fscache: Any) -> None:
     """Give the project's first check mypy's analysis of JAX and NumPy from the shared cache
-    (``shared_cache.py``), built there first where it is not yet. Whether it was given."""
+    (``shared_cache.py``), built there first where it is not yet."""
+    from mypy_plugin.install import installed
     from mypy_plugin.lib import mypy_internals
     from mypy_plugin.lint import shared_cache
 
-    shared = shared_cache.folder(settings.shared_cache)
-    version = shared_cache.version_folder(options)
-    if shared is None or (Path(options.cache_dir) / version).exists():
-        return False
     try:
-        plugin = plugin_class(configured_plugins)(options)
-        if getattr(plugin, "mismatch", None) is not None:  # its config data changes every run
-            return False
-        key = shared_cache.entry_key(options, plugin, mypy_internals.search_dirs(options.python_executable)[1])
+        shared = shared_cache.folder(settings.shared_cache)
+        version = shared_cache.version_folder(options)
+        if shared is None or (Path(options.cache_dir) / version).exists():
+            return
+        sys_path, site_packages = mypy_internals.search_dirs(options.python_executable)
+        if installed.read([*sys_path, *site_packages]).has_problems or shared_cache.shadowed_here(site_packages):
+            return  # the check's own plugin says the install's problem (a mismatch's config data changes every run)
+        key = shared_cache.entry_key(options, plugin_class(configured_plugins)(options), site_packages)
 
         def build_entry(source_folder: Path, cache_folder: Path) -> bool:
+            """The seed checked with no path of the project's (nothing in its root shadows
+            what it imports): the entry holds installed packages only."""
             seed_options = options.apply_changes({})
-            seed_options.cache_dir, seed_options.shadow_file = str(cache_folder), []
+            seed_options.cache_dir, seed_options.shadow_file, seed_options.mypy_path = str(cache_folder), [], []
             seed = mypy_api.sources_for([str(path) for path in source_folder.iterdir()], seed_options, fscache)
             return build(seed, seed_options, configured_plugins, fscache)[1] is None
 
-        return shared_cache.fill(Path(options.cache_dir), version, shared, key, build_entry)
-    except Exception:  # the shared cache must never break a check: without it, the check is only slower
-        return False
+        shared_cache.fill(Path(options.cache_dir), version, shared, key, build_entry)
+    except (Exception, SystemExit):  # never breaks a check (mypy exits on its own crash): without it, only slower
+        return
 
 
 def check_in_turns(sources: list[Any], options: Any, configured_plugins: list[str], fscache: Any) -> Checked:

@@ -9,7 +9,8 @@ from on ``mypy_path``: every file is then named from the nearest of those folder
 as the scripts' imports name it.
 
 Lint takes that answer where the project's configuration has not set ``explicit_package_bases``
-and mypy stopped so; a layout it still refuses is said in one line naming the settings to add.
+and mypy stopped so (first with the folders that hold the packages mypy found, then without);
+a layout it still refuses is said in one line naming the settings to add.
 """
 
 from __future__ import annotations
@@ -39,6 +40,24 @@ def script_folders(paths: Iterable[str]) -> list[str]:
         if any(is_beside(folder, name) and not is_beside("", name) for name in imported_names(path)):
             found.append(folder)
     return sorted(found)
+
+
+def candidate_roots(sources: list[Any], paths: list[str]) -> list[list[str]]:
+    """The folders to try on ``mypy_path``, in turn: the folders the scripts run from with the
+    folders that hold the packages mypy found (``src/`` of ``src/pkg/__init__.py``, which
+    ``explicit_package_bases`` alone would make a package ``src``), then the scripts' folders
+    alone (a folder of packages that the imports name from above, ``jaraco/abode``)."""
+    scripts = script_folders(paths)
+    packages = sorted({os.path.relpath(source.base_dir) for source in sources if in_a_package(source)} - {"."})
+    with_packages = sorted({*scripts, *packages})
+    return [with_packages, scripts] if with_packages != scripts else [scripts]
+
+
+def in_a_package(source: Any) -> bool:
+    """Whether mypy found the source through an ``__init__.py`` (a package's module, or one)."""
+    if source.path is None or not source.base_dir:
+        return False
+    return "." in source.module or os.path.basename(source.path).startswith("__init__.")
 
 
 def imported_names(path: str) -> set[str]:

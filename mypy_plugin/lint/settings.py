@@ -67,9 +67,10 @@ def load_toml(path: Path) -> dict[str, Any]:
         return tomllib.load(file)
 
 
-def read(start: Path, codes: frozenset[str]) -> Settings:
+def read(start: Path, codes: frozenset[str] | None) -> Settings:
     """The settings of the project around ``start``; ``codes`` are the codes ``disable`` may
-    name. Raises ``SettingsError``."""
+    name (None: not checked, for the check command, which needs no mypy). Raises
+    ``SettingsError``."""
     path = project_file(start)
     if path is None:
         return Settings(start)
@@ -95,9 +96,9 @@ def read(start: Path, codes: frozenset[str]) -> Settings:
             re.compile(pattern)
         except re.error as error:
             raise SettingsError(f'exclude in {where}: "{pattern}" is not a regular expression ({error})') from None
-    for code in disable:
-        if code not in codes:
-            raise SettingsError(f'disable in {where}: "{code}" is not a code of jax-stubs; they are {", ".join(sorted(codes))}')
+    unknown_codes = [code for code in disable if codes is not None and code not in codes]
+    if unknown_codes and codes is not None:
+        raise SettingsError(f'disable in {where}: "{unknown_codes[0]}" is not a code of jax-stubs; they are {", ".join(sorted(codes))}')
     if shared_cache and not os.path.isabs(os.path.expanduser(shared_cache)):
         shared_cache = str(path.parent / shared_cache)
     return Settings(path.parent, paths, exclude, frozenset(disable), shared_cache)

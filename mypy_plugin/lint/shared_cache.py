@@ -1,5 +1,5 @@
-"""mypy's analysis of JAX and NumPy, made once per machine and copied into each project's first
-check: almost all of a first ``jax-stubs lint`` is mypy analysing JAX itself, the same for every
+"""mypy's analysis of JAX and NumPy, made once per environment (a Python and what is installed
+there) and copied into each project's first check: almost all of a first ``jax-stubs lint`` is mypy analysing JAX itself, the same for every
 project that uses the same mypy, Python, installed packages, stubs release and options.
 
 What mypy's cache allows, and what is done here:
@@ -39,6 +39,7 @@ import json
 import os
 import shutil
 import sys
+import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -61,6 +62,15 @@ import numpy
 """What every JAX project reads: JAX's public modules and NumPy (their imports follow)."""
 ENTRY_CACHE: Final = "cache"
 """The folder of an entry holding mypy's cache, as a project's cache folder holds it."""
+MODULE_SUFFIXES: Final = (".py", ".pyi")
+KEPT: Final = 8
+"""How many entries the shared folder keeps (each some 33 MB): an upgrade of JAX, mypy or this
+package makes a new one, and the entries used longest ago go first."""
+MARKERS: Final = {
+    ".gitignore": "# made by jax-stubs lint\n*\n",
+    "CACHEDIR.TAG": "Signature: 8a477f597d28d172789f06886806bc55\n# jax-stubs lint's shared analysis of JAX\n",
+}
+"""What keeps the shared folder out of version control and backups, wherever it is."""
 
 
 def folder(configured: str | None) -> Path | None:
@@ -88,9 +98,7 @@ def entry_key(options: Any, plugin: Any, site_packages: list[str]) -> str:
     from mypy.plugin import ReportConfigContext
     from mypy.version import __version__ as mypy_version
 
-    installed = sorted(
-        name for folder in site_packages if os.path.isdir(folder) for name in os.listdir(folder) if name.endswith(".dist-info")
-    )
+    installed = sorted(name for place in site_packages if os.path.isdir(place) for name in os.listdir(place) if name.endswith(".dist-info"))
     described = {
         "mypy": mypy_version,
         "python": [sys.version, sys.platform, options.python_executable, version_folder(options)],
@@ -98,10 +106,25 @@ def entry_key(options: Any, plugin: Any, site_packages: list[str]) -> str:
         "package": __version__,
         "plugin": plugin.report_config_data(ReportConfigContext("jax", "", False)),
         "options": options.select_options_affecting_cache(),
+        "cache_format": [getattr(options, name, None) for name in ("sqlite_cache", "sqlite_num_shards", "fixed_format_cache")],
         "per_module": options.per_module_options,
         "plugins": list(options.plugins),
     }
     return hashlib.sha256(json.dumps(described, sort_keys=True, default=str).encode()).hexdigest()[:32]
+
+
+def shadowed_here(site_packages: list[str]) -> bool:
+    """Whether the current folder (the project's root, which mypy searches first) holds a module,
+    or a folder of modules, named as an installed or a standard module: the seed's imports could
+    then reach the project's file, which the entry must never hold."""
+    try:
+        names = os.listdir(".")
+        here = {name[: -len(".py")] for name in names if name.endswith(".py")}
+        here |= {name for name in names if os.path.isdir(name) and any(inner.endswith(MODULE_SUFFIXES) for inner in os.listdir(name))}
+        installed = {name.partition(".")[0] for place in site_packages if os.path.isdir(place) for name in os.listdir(place)}
+    except OSError:
+        return True
+    return bool(here & (installed | set(sys.stdlib_module_names)))
 
 
 def fill(project_cache: Path, version: str, shared: Path, key: str, build_entry: Callable[[Path, Path], bool]) -> bool:
@@ -121,37 +144,50 @@ def fill(project_cache: Path, version: str, shared: Path, key: str, build_entry:
     try:
         shutil.copytree(source, staging, copy_function=shutil.copy2)  # mypy compares the data files' times
         os.rename(staging, target)
+        os.utime(entry)  # used now: the entries pruned first are those used longest ago
     except OSError:  # another run filled it first, or the folder cannot be written
-        shutil.rmtree(staging, ignore_errors=True)
         return False
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return True
 
 
 def publish(entry: Path, build_entry: Callable[[Path, Path], bool], key: str) -> None:
-    """Build the entry in a folder of its own, then rename it into place (one run wins)."""
+    """Build the entry in a folder of its own, then rename it into place (one run wins), and
+    prune the shared folder."""
     entry.parent.mkdir(parents=True, exist_ok=True)
+    for name, text in MARKERS.items():
+        if not (entry.parent / name).exists():
+            (entry.parent / name).write_text(text)
     building = entry.parent / f".building-{uuid.uuid4().hex}"
     try:
         source_folder = building / "source"
         source_folder.mkdir(parents=True)
         (source_folder / f"{SEED_MODULE.format(key=key)}.py").write_text(SEED_IMPORTS, encoding="utf-8")
         if build_entry(source_folder, building / ENTRY_CACHE):
+            shutil.rmtree(source_folder)
             os.rename(building, entry)
+            prune(entry.parent)
     except OSError:  # another run published it first, or the folder cannot be written
         pass
     finally:
         shutil.rmtree(building, ignore_errors=True)
 
 
+def prune(shared: Path) -> None:
+    """Keep the ``KEPT`` entries used last; remove what a run stopped midway left (an hour old)."""
+    now = time.time()
+    folders = [path for path in shared.iterdir() if path.is_dir()]
+    entries = sorted((path for path in folders if not path.name.startswith(".")), key=lambda path: path.stat().st_mtime, reverse=True)
+    left_behind = [path for path in folders if path.name.startswith(".") and now - path.stat().st_mtime > 3600]
+    for path in [*entries[KEPT:], *left_behind]:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def size(shared: Path) -> tuple[int, int]:
-    """The entries in the shared cache and their bytes."""
-    entries, total = 0, 0
+    """The entries in the shared cache and the bytes of everything in it."""
     if not shared.is_dir():
         return 0, 0
-    for entry in shared.iterdir():
-        if entry.name.startswith("."):
-            continue
-        entries += 1
-        for parent, _, files in os.walk(entry):
-            total += sum(os.path.getsize(os.path.join(parent, name)) for name in files)
+    entries = sum(1 for path in shared.iterdir() if path.is_dir() and not path.name.startswith("."))
+    total = sum(os.path.getsize(os.path.join(parent, name)) for parent, _, files in os.walk(shared) for name in files)
     return entries, total
