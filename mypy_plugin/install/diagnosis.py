@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -125,22 +126,27 @@ class Diagnosis:
             return [messages.jax_not_installed(self.stubs, self.installer.install(f"jax=={self.stubs}"))]
         return []
 
+    def recorded_name(self, path: Path) -> str:
+        """``path`` in the stub folder as ``RECORD`` writes it (``jax-stubs/...``)."""
+        assert self.folder is not None
+        return f"{installed.STUB_FOLDER}/{path.relative_to(self.folder).as_posix()}"
+
     def touched_files(self) -> list[str]:
         """The stub folder's files that another distribution installed or overwrote, or that
-        changed, as ``RECORD`` writes paths (``jax-stubs/...``)."""
-        assert self.folder is not None
-        folder = self.folder
-        return [f"{installed.STUB_FOLDER}/{path.relative_to(folder).as_posix()}" for path in sorted({*self.changed, *self.foreign})]
+        changed, as ``RECORD`` writes paths."""
+        return [self.recorded_name(path) for path in sorted({*self.changed, *self.foreign})]
 
+    @cached_property
     def sharers(self) -> dict[str, list[str]]:
-        """The other distributions that installed the touched files, with those they list."""
+        """The other distributions that installed the touched files, with those they list (read
+        once: the error, its notes and the stderr line all name them)."""
         assert self.folder is not None
         return owners_of(self.folder.parent, set(self.touched_files()))
 
     def shared_folder_problem(self, folder: Path) -> str:
         """Files of the stub folder that another distribution installed or overwrote (its
         ``RECORD`` lists them), or that changed with no owner to name, with what to do."""
-        names, owners = self.touched_files(), self.sharers()
+        names, owners = self.touched_files(), self.sharers
         if not owners:
             return messages.stub_files_changed(names, self.reinstall_stubs())
         uninstall = " and ".join(self.installer.uninstall(owner) for owner in owners)
@@ -159,18 +165,16 @@ class Diagnosis:
 
     def shared_folder_error(self) -> str:
         """The short clause of ``shared_folder_problem``, for the report that fails the run."""
-        owners = self.sharers()
+        owners = self.sharers
         return messages.stub_folder_shared_error(list(owners)) if owners else messages.stub_files_changed_error(self.touched_files())
 
     def shared_folder_notes(self) -> list[str]:
         """Why it matters, then what mends it, one note each: uninstall each other package, delete
         what no package installed (a reinstall leaves it), reinstall these stubs."""
-        owners = self.sharers()
+        owners = self.sharers
         uninstall = [messages.uninstall_sharer(owner, self.installer.uninstall(owner)) for owner in owners]
         owned = {name for listed in owners.values() for name in listed}
-        assert self.folder is not None
-        folder = self.folder
-        unowned = [str(path) for path in self.foreign if f"{installed.STUB_FOLDER}/{path.relative_to(folder).as_posix()}" not in owned]
+        unowned = [str(path) for path in self.foreign if self.recorded_name(path) not in owned]
         delete = [messages.delete_unowned(unowned)] if unowned else []
         return [messages.WHY_FOREIGN_STUBS_MATTER, *uninstall, *delete, messages.reinstall_stubs(self.reinstall_stubs())]
 
