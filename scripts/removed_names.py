@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The names JAX removed from its public modules, release by release, read from the releases' own sources.
+"""The names and modules JAX removed from its public API, release by release, read from the releases' own sources.
 
     python scripts/removed_names.py [--json mypy_plugin/contract/removed.json] [--cache DIR]
 
@@ -12,6 +12,13 @@ first release without it; the text JAX's own ``_deprecations`` gave it (before o
 removal: JAX keeps the entry a few releases, raising ``AttributeError`` with it) says what
 replaced it, and ``REPLACEMENTS`` does for the few removed without such an entry. Releases are
 read by bisection: every minor release's first, then between two read releases that differ.
+
+Modules likewise: a public module file of the package (``jax/experimental/host_callback.py``,
+no path part starting with ``_``, no tests) that one release has and every later release lacks
+was removed in the first release without it. Where the newest release's parent package still
+binds the module's name (``jax.config``, now an object), ``from jax import config`` runs and
+the table says so (``parent_binds``): only ``import jax.config`` and ``from jax.config import
+...`` raise.
 """
 
 from __future__ import annotations
@@ -63,6 +70,17 @@ REPLACEMENTS = {
     "jax.tree_multimap": "use jax.tree_util.tree_map, which takes several trees",
 }
 """What replaced a name JAX removed without a ``_deprecations`` entry (JAX's changelog)."""
+MODULE_REPLACEMENTS = {
+    "jax.config": "the configuration is the object jax.config: jax.config.update(...), or from jax import config",
+    "jax.experimental.host_callback": "use jax.pure_callback, jax.experimental.io_callback or jax.debug.callback",
+    "jax.experimental.maps": "xmap is gone: use jax.experimental.shard_map.shard_map, or jax.vmap",
+    "jax.experimental.optimizers": "use jax.example_libraries.optimizers (or optax)",
+    "jax.experimental.stax": "use jax.example_libraries.stax (or flax)",
+    "jax.lib.xla_bridge": "use jax.extend.backend (get_backend)",
+    "jax.linear_util": "use jax.extend.linear_util",
+    "jax.prng": "use jax.extend.random",
+}
+"""What replaced a module JAX removed (JAX's changelog), each checked on 0.10.2."""
 INDEX = "https://pypi.org/pypi/jax/json"
 
 
@@ -88,13 +106,19 @@ def module_path(module: str) -> tuple[str, str]:
     return f"{base}/__init__.py", f"{base}.py"
 
 
-def sources(url: str, cache_folder: Path) -> dict[str, str]:
-    """The module files of ``MODULES`` in one release's file (fetched once into the cache)."""
+def fetched(url: str, cache_folder: Path) -> Path:
+    """The release's file, fetched into the cache the first time."""
     local = cache_folder / url.rsplit("/", 1)[1]
     if not local.exists():
         cache_folder.mkdir(parents=True, exist_ok=True)
         with urllib.request.urlopen(url, timeout=120) as answer:
             local.write_bytes(answer.read())
+    return local
+
+
+def sources(url: str, cache_folder: Path) -> dict[str, str]:
+    """The module files of ``MODULES`` in one release's file (fetched once into the cache)."""
+    local = fetched(url, cache_folder)
     wanted = {path for module in MODULES for path in module_path(module)}
     found: dict[str, str] = {}
     if local.name.endswith(".whl"):
@@ -110,6 +134,27 @@ def sources(url: str, cache_folder: Path) -> dict[str, str]:
                     extracted = archive.extractfile(member)
                     if extracted is not None:
                         found[inner] = extracted.read().decode("utf-8", "replace")
+    return found
+
+
+def module_files(url: str, cache_folder: Path) -> set[str]:
+    """The public modules of one release's file, by name (``jax.experimental.host_callback``)."""
+    local = fetched(url, cache_folder)
+    if local.name.endswith(".whl"):
+        with zipfile.ZipFile(local) as wheel:
+            paths = wheel.namelist()
+    else:
+        with tarfile.open(fileobj=io.BytesIO(local.read_bytes())) as archive:
+            paths = [member.name.split("/", 1)[1] for member in archive.getmembers() if "/" in member.name and member.isfile()]
+    found = set()
+    for path in paths:
+        parts = path.split("/")
+        if parts[0] != "jax" or not path.endswith(".py") or any(part.startswith("_") and part != "__init__.py" for part in parts):
+            continue
+        if any(part in ("tests", "test") for part in parts) or parts[-1].startswith("test"):
+            continue
+        module = ".".join(parts[:-1] if parts[-1] == "__init__.py" else [*parts[:-1], parts[-1][: -len(".py")]])
+        found.add(module)
     return found
 
 
@@ -238,18 +283,83 @@ def removed(cache_folder: Path) -> dict[str, dict[str, str]]:
     return table
 
 
+def module_text(url: str, cache_folder: Path, module: str) -> str | None:
+    """The source of one module (its ``__init__.py`` or its file) in one release's wheel."""
+    local = fetched(url, cache_folder)
+    if not local.name.endswith(".whl"):
+        return None
+    with zipfile.ZipFile(local) as wheel:
+        names = set(wheel.namelist())
+        for path in module_path(module):
+            if path in names:
+                return wheel.read(path).decode("utf-8", "replace")
+    return None
+
+
+def removed_modules(cache_folder: Path) -> dict[str, dict[str, object]]:
+    """The public modules JAX removed: the first release without each, the last with it, and
+    whether the newest release's parent package binds its name (``parent_binds``)."""
+    served = releases()
+    versions = list(served)
+    loaded: dict[int, set[str]] = {}
+
+    def read(index: int) -> set[str]:
+        if index not in loaded:
+            print(f"removed_names: listing modules of jax {versions[index]}", file=sys.stderr)
+            loaded[index] = module_files(served[versions[index]], cache_folder)
+        return loaded[index]
+
+    minors = sorted({next(i for i, v in enumerate(versions) if version_key(v)[:2] == version_key(w)[:2]) for w in versions})
+    sampled = sorted({*minors, len(versions) - 1})
+    newest_index = len(versions) - 1
+    newest = read(newest_index)
+    gone: dict[str, int] = {}
+    for before, after in zip(sampled, sampled[1:]):
+        for module in sorted(read(before) - read(after) - newest):
+            if module in gone:
+                continue
+            low, high = before, after
+            while high - low > 1:
+                middle = (low + high) // 2
+                if module in read(middle):
+                    low = middle
+                else:
+                    high = middle
+            gone[module] = low
+    table: dict[str, dict[str, object]] = {}
+    for module, last in sorted(gone.items()):
+        if any(module.startswith(other + ".") for other in gone):
+            continue  # a module of a package removed as a whole: the package's entry says it
+        parent, _, name = module.rpartition(".")
+        text = module_text(served[versions[newest_index]], cache_folder, parent) if parent in newest else None
+        binds: set[str] = set()
+        if text is not None:
+            try:
+                bound_names(ast.parse(text).body, binds)
+            except SyntaxError:
+                pass
+        table[module] = {
+            "removed": versions[last + 1],
+            "last": versions[last],
+            "parent_binds": name in binds,
+            "replacement": MODULE_REPLACEMENTS.get(module, ""),
+        }
+    return table
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, help="write the table here")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "jax-stubs-releases", help="where fetched files are kept")
     args = parser.parse_args()
     table = removed(args.cache)
-    text = json.dumps({"modules": list(MODULES), "removed": table}, indent=1, sort_keys=True)
+    modules = removed_modules(args.cache)
+    text = json.dumps({"modules": list(MODULES), "removed": table, "removed_modules": modules}, indent=1, sort_keys=True)
     if args.json:
         args.json.write_text(text + "\n", encoding="utf-8")
     else:
         print(text)
-    print(f"removed_names: {len(table)} names removed from {len(MODULES)} modules", file=sys.stderr)
+    print(f"removed_names: {len(table)} names removed from {len(MODULES)} modules, {len(modules)} modules removed", file=sys.stderr)
     return 0
 
 

@@ -221,6 +221,38 @@ def test_the_removed_names_of_the_threads_are_held_with_their_replacement() -> N
     assert len(REMOVED) > 300, len(REMOVED)
 
 
+REMOVED_MODULES = sorted(contract.removed_modules())
+
+
+@pytest.mark.parametrize("name", REMOVED_MODULES)
+def test_every_removed_module_raises_module_not_found_error(name: str) -> None:
+    """Each module the table holds as removed by this release: no file of it in the installed
+    JAX, its import raises ModuleNotFoundError, and ``from <package> import <it>`` raises
+    ImportError unless the package still binds the name (``parent_binds``, as ``jax`` binds
+    ``config``)."""
+    relative = Path(*name.split(".")[1:])
+    jax_folder = Path(jax.__file__).parent
+    assert not (jax_folder / relative).with_suffix(".py").exists() and not (jax_folder / relative / "__init__.py").exists()
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(name)
+    parent, _, last = name.rpartition(".")
+    try:
+        package = importlib.import_module(parent)
+    except ImportError:
+        return  # the package is gone too, or needs what is not installed (jax2tf needs TensorFlow)
+    assert hasattr(package, last) == contract.removed_modules()[name].parent_binds, name
+
+
+def test_the_removed_modules_of_the_threads_are_held() -> None:
+    for name, removed_in in {"jax.experimental.host_callback": "0.8.0", "jax.config": "0.4.29", "jax.experimental.maps": "0.4.31"}.items():
+        gone = contract.removed_module(name)
+        if release.STUBS < release.parse_version(removed_in):
+            assert gone is None, name
+            continue
+        assert gone is not None and gone.release == removed_in, (name, gone)
+    assert contract.removed_module("jax.experimental.host_callback.call") == contract.removed_module("jax.experimental.host_callback")
+
+
 OUT = sorted(contract.contract().out)
 
 

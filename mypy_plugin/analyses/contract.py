@@ -226,3 +226,43 @@ def removed_names() -> dict[str, Removed]:
 def removed(fullname: str) -> Removed | None:
     """The removal of ``fullname`` (``jax.tree_map``) by the package's release, or None."""
     return removed_names().get(fullname)
+
+
+class RemovedModule(NamedTuple):
+    """A public module JAX removed (``scripts/removed_names.py``)."""
+
+    name: str
+    release: str
+    """The first release without it."""
+    parent_binds: bool
+    """Whether the parent package still binds the name (``jax.config``, now an object): then
+    ``from jax import config`` runs, and only imports of the module itself raise."""
+    replacement: str
+    """What replaced it (JAX's changelog); may be empty."""
+
+
+@functools.cache
+def removed_modules() -> dict[str, RemovedModule]:
+    """The modules JAX removed by the package's release, read once (empty where the table is
+    missing or unreadable)."""
+    try:
+        table = json.loads((FOLDER / "removed.json").read_text(encoding="utf-8"))
+        entries = table["removed_modules"].items()
+    except (OSError, ValueError, KeyError, AttributeError):
+        return {}
+    return {
+        name: RemovedModule(name, str(entry["removed"]), bool(entry.get("parent_binds")), str(entry.get("replacement", "")))
+        for name, entry in entries
+        if isinstance(entry, dict) and "removed" in entry and release.parse_version(str(entry["removed"]))[:3] <= release.STUBS
+    }
+
+
+def removed_module(name: str) -> RemovedModule | None:
+    """The removal of module ``name`` or of the package that held it (``jax.experimental.
+    host_callback`` for ``jax.experimental.host_callback.call``), or None."""
+    parts = name.split(".")
+    for end in range(len(parts), 1, -1):
+        found = removed_modules().get(".".join(parts[:end]))
+        if found is not None:
+            return found
+    return None
