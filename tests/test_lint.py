@@ -310,11 +310,49 @@ def test_research_layouts_are_checked_as_their_imports_name_them(tmp_path: Path)
         ("src/pkg/train.py", 4, "jax-immutable-array"),
         ("train.py", 5, "jax-immutable-array"),
     ], result.stdout + result.stderr
-    # a file its imports name two ways from any folder: one line naming the settings
-    (tmp_path / "main.py").write_text("from scripts.parts import nets\n")
-    stopped = lint(tmp_path)
-    [line] = stopped.stderr.splitlines()
-    assert stopped.returncode == 2 and "found twice" in line and line.endswith("and the folders your scripts run from as mypy_path"), line
+    # a file its imports name two ways from the scripts' folders: every file named from the root
+    (tmp_path / "main.py").write_text("from scripts.parts import nets\n\nnets.init()[0] = 1.0\n")
+    rooted = lint(tmp_path)
+    reported = sorted((error["file"], int(error["line"]), error["code"]) for error in errors(rooted.stdout))
+    assert ("main.py", 3, "jax-immutable-array") in reported and ("train.py", 5, "jax-immutable-array") in reported, rooted.stdout
+
+
+TWICE_NAMED = {
+    "neighbour_named_like_a_library": {
+        # utils/ imports "wandb", which utils/wandb.py also is: utils looks like a scripts' folder
+        "train.py": "from utils.train_state import make\n\nstate = make()\nstate[0] = 1.0\n",
+        "utils/train_state.py": "import jax\nimport jax.numpy as jnp\n\n\ndef make() -> jax.Array:\n    return jnp.zeros(3)\n",
+        "utils/wandb.py": "def log(x: float) -> None:\n    print(x)\n",
+        "utils/fid.py": "import wandb\n",
+    },
+    "module_named_like_the_standard_library": {
+        # agents/typing.py, which mypy crawling agents/ alone names "typing"
+        "train.py": "from agents import sac\n",
+        "agents/typing.py": "import jax\n\nArray = jax.Array\n",
+        "agents/sac.py": "import jax.numpy as jnp\nfrom agents.typing import Array\n\nw: Array = jnp.zeros(2)\nw[0] = 1.0\n",
+    },
+    "relative_import_in_a_folder": {
+        "train.py": "from lib import util\n",
+        "lib/helpers.py": "import jax\nimport jax.numpy as jnp\n\n\ndef make() -> jax.Array:\n    return jnp.zeros(3)\n",
+        "lib/util.py": "from .helpers import make\n\nw = make()\nw[0] = 1.0\n",
+    },
+}
+"""Layouts mypy stops on as they come, each with the one line that raises."""
+
+
+@pytest.mark.parametrize("name", sorted(TWICE_NAMED))
+def test_layouts_mypy_names_from_a_folder_alone_are_named_from_the_root(name: str, tmp_path: Path) -> None:
+    files = TWICE_NAMED[name]
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    refused = subprocess.run([str(BIN / "mypy"), "--ignore-missing-imports", "."], cwd=tmp_path, capture_output=True, text=True)
+    assert refused.returncode == 2, refused.stdout
+    result = lint(tmp_path)
+    reported = [(error["file"], error["code"]) for error in errors(result.stdout)]
+    assert result.returncode == 1 and reported == [(path, "jax-immutable-array") for path in files if "[0] = 1.0" in files[path]], (
+        result.stdout + result.stderr
+    )
 
 
 def test_mypy_workers_from_the_environment_change_nothing(project: Path, first_run: subprocess.CompletedProcess[str]) -> None:
@@ -333,6 +371,7 @@ def test_mypy_workers_from_the_environment_change_nothing(project: Path, first_r
     ("files", "says"),
     [
         ({"latin.py": b"x = '\xe9'\n"}, "decode"),  # mypy 1.19 and 2.4 word it differently
+        ({"broken.py": b"x = dict(split='train)\n"}, "leave it out with exclude in [tool.jax-stubs.lint]"),
         ({"pyproject.toml": b'[tool]\njax-stubs = "lint"\n'}, "[tool.jax-stubs.lint] of "),
     ],
 )
@@ -343,7 +382,7 @@ def test_files_it_cannot_read_exit_2_with_one_line(files: dict[str, bytes], says
     result = lint(tmp_path)
     assert result.returncode == 2 and result.stdout == "", result.stdout + result.stderr
     [line] = result.stderr.splitlines()
-    assert line.startswith(PROBLEM) and says in line and "None" not in line and ("latin.py" in line or "pyproject" in line), line
+    assert line.startswith(PROBLEM) and says in line and "None" not in line and any(name in line for name in (*files, "pyproject")), line
 
 
 OLDER_JAX = """\

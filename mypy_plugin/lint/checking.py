@@ -42,6 +42,8 @@ from mypy_plugin.lint.settings import Settings
 CACHE: Final = ".jax_stubs_cache"
 TYPED_JIT: Final = "mypy_plugin.typed_jit"
 CODE_PREFIX: Final = "jax-"
+UNPARSABLE_HINT: Final = "Python cannot run this file either: fix it, or leave it out with exclude in [tool.jax-stubs.lint]"
+"""What to do where mypy stops at a file it cannot parse."""
 
 
 class CannotCheck(Exception):
@@ -70,12 +72,10 @@ def check(targets: list[str], settings: Settings, shadows: dict[str, str] | None
     options.shadow_file = [[file, shadow] for file, shadow in (shadows or {}).items()]
     fill_from_shared_cache(options, settings, configured_plugins, fscache)
     checked = check_in_turns(sources, options, configured_plugins, fscache)
-    if layout.refused(checked.stopped_at) and not options.explicit_package_bases:
+    if layout.refused(checked.stopped_at):
         paths = [source.path for source in sources if source.path is not None]
-        configured_path = list(options.mypy_path)
-        options.explicit_package_bases = True
-        for roots in layout.candidate_roots(sources, paths):
-            options.mypy_path = [*configured_path, *roots]
+        for mypy_path in layout.namings(sources, paths, options.explicit_package_bases, list(options.mypy_path)):
+            options.explicit_package_bases, options.mypy_path = True, mypy_path
             named = [*mypy_api.sources_for(paths, options, fscache), *(source for source in sources if source.path is None)]
             checked = check_in_turns(named, options, configured_plugins, fscache)
             if not layout.refused(checked.stopped_at):
@@ -83,6 +83,8 @@ def check(targets: list[str], settings: Settings, shadows: dict[str, str] | None
     if layout.refused(checked.stopped_at):
         assert checked.stopped_at is not None
         checked.stopped_at["message"] = f"{checked.stopped_at['message']}; {layout.SETTINGS_HINT}"
+    elif checked.stopped_at is not None and checked.stopped_at.get("code") == "syntax":
+        checked.stopped_at["message"] = f"{checked.stopped_at['message']}; {UNPARSABLE_HINT}"
     return checked
 
 
@@ -159,8 +161,16 @@ def build(
     plugin_errors = [found for found in everything if found.get("severity") == "error" and is_plugin_code(found.get("code"))]
     reported = {(found.get("file"), found.get("line"), found.get("column")) for found in plugin_errors}
     shadows = {file: shadow for file, shadow in options.shadow_file or []}
-    for found in mypy_errors.translated(everything, lambda path: source_text(shadows.get(path, path))):
-        if (found.get("file"), found.get("line"), found.get("column")) not in reported:  # the plugin's own report there wins
+
+    def text_of(path: str) -> str | None:
+        return source_text(shadows.get(path, path))
+
+    python = (options.python_version[0], options.python_version[1])
+    paths = [source.path for source in sources if source.path is not None]
+    for found in [*mypy_errors.translated(everything, text_of, python), *mypy_errors.removed_imports(paths, text_of, python)]:
+        where = (found.get("file"), found.get("line"), found.get("column"))
+        if where not in reported:  # the plugin's own report there wins, and a line's first translation
+            reported.add(where)
             plugin_errors.append(found)
     return plugin_errors, None, {source.path for source in sources if source.module in rechecked} if rechecked is not None else None
 

@@ -8,9 +8,17 @@ module names". mypy's own answer is ``explicit_package_bases``, with the folders
 from on ``mypy_path``: every file is then named from the nearest of those folders (or the root),
 as the scripts' imports name it.
 
+The same naming mends two more ways mypy stops on such layouts: a file of a folder without
+``__init__.py`` named after a module of the standard library (``jaxrl_m/typing.py``, which
+mypy names ``typing``: "This file shadows library module"), and a relative import in such a
+folder ("No parent module -- cannot perform relative import").
+
 Lint takes that answer where the project's configuration has not set ``explicit_package_bases``
-and mypy stopped so (first with the folders that hold the packages mypy found, then without);
-a layout it still refuses is said in one line naming the settings to add.
+and mypy stopped so: with the folders that hold the packages mypy found and the scripts'
+folders on ``mypy_path``, then with the scripts' folders alone, then with the root alone (every
+file named from the root, as scripts at the root import it: ``utils.train_state``, where a
+folder also imports its neighbours by their own names). A layout it still refuses is said in
+one line naming the settings to add.
 """
 
 from __future__ import annotations
@@ -21,11 +29,13 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 FOUND_TWICE: Final = "Source file found twice under different module names"
+MISNAMED: Final = (FOUND_TWICE, "This file shadows library module", "No parent module -- cannot perform relative import")
+"""What mypy says where it stops on a file it named from its own folder alone."""
 
 
 def refused(stopped_at: dict[str, Any] | None) -> bool:
-    """Whether mypy stopped because one file had two module names."""
-    return stopped_at is not None and FOUND_TWICE in str(stopped_at.get("message", ""))
+    """Whether mypy stopped because it named a file from its own folder alone."""
+    return stopped_at is not None and any(said in str(stopped_at.get("message", "")) for said in MISNAMED)
 
 
 def script_folders(paths: Iterable[str]) -> list[str]:
@@ -46,11 +56,26 @@ def candidate_roots(sources: list[Any], paths: list[str]) -> list[list[str]]:
     """The folders to try on ``mypy_path``, in turn: the folders the scripts run from with the
     folders that hold the packages mypy found (``src/`` of ``src/pkg/__init__.py``, which
     ``explicit_package_bases`` alone would make a package ``src``), then the scripts' folders
-    alone (a folder of packages that the imports name from above, ``jaraco/abode``)."""
+    alone (a folder of packages that the imports name from above, ``jaraco/abode``), then none:
+    every file named from the root, as the scripts at the root import it (``utils.train_state``
+    where ``utils/`` also imports ``wandb`` beside it, which named it ``train_state``)."""
     scripts = script_folders(paths)
     packages = sorted({os.path.relpath(source.base_dir) for source in sources if in_a_package(source)} - {"."})
     with_packages = sorted({*scripts, *packages})
-    return [with_packages, scripts] if with_packages != scripts else [scripts]
+    tried: list[list[str]] = []
+    for roots in (with_packages, scripts, []):
+        if roots not in tried:
+            tried.append(roots)
+    return tried
+
+
+def namings(sources: list[Any], paths: list[str], configured: bool, configured_path: list[str]) -> list[list[str]]:
+    """The ``mypy_path`` values to try with ``explicit_package_bases``, in turn: the
+    configuration's with each of ``candidate_roots`` (unless the configuration sets
+    ``explicit_package_bases`` itself), then none at all, every file named from the root
+    (where the configuration's own ``mypy_path`` names a file twice)."""
+    tried = [] if configured else [[*configured_path, *roots] for roots in candidate_roots(sources, paths)]
+    return tried if [] in tried else [*tried, []]
 
 
 def in_a_package(source: Any) -> bool:
