@@ -19,6 +19,7 @@ from mypy.nodes import (
     ARG_POS,
     ARG_STAR,
     ARG_STAR2,
+    LDEF,
     CallExpr,
     Decorator,
     Expression,
@@ -26,6 +27,7 @@ from mypy.nodes import (
     FuncItem,
     ListExpr,
     MemberExpr,
+    MypyFile,
     NameExpr,
     OverloadedFuncDef,
     RefExpr,
@@ -70,8 +72,8 @@ closure's names, as the walk followed it."""
 class Calls(Expressions):
     """The evaluation of calls, on top of that of the other expressions."""
 
-    def __init__(self, transformed: TransformedFunction, module: str, followed: dict[Followed, State] | None, depth: int) -> None:
-        super().__init__(transformed, module, depth)
+    def __init__(self, transformed: TransformedFunction, tree: MypyFile, followed: dict[Followed, State] | None, depth: int) -> None:
+        super().__init__(transformed, tree, depth)
         self.followed: dict[Followed, State] = {} if followed is None else followed
         self.function: FuncItem = transformed.function
         """The function walked: the transformed one, or the helper ``follow`` walks."""
@@ -134,8 +136,14 @@ class Calls(Expressions):
         if staged_by_operation(receiver) and method is not None:
             return self.method_call(node, method, args)
         self.sizes(node, fullname, args, positional)
+        instance = self.called_instance(callee, env)
+        if instance is not None:
+            # a layer called with tracers (eqx.nn.Linear(...)(x), layer(x)): what its __call__ is declared to return
+            declared = array_state(returned_type(instance.get_method("__call__")))
+            if declared is not None and traced_args:
+                return declared
         if not isinstance(callee, RefExpr):
-            if traced_args:
+            if traced_args and instance is None:
                 self.gave_up(node)
             return None
         followed = self.follow(node, args, env)
@@ -143,6 +151,8 @@ class Calls(Expressions):
             return followed[0]
         if followed is None and traced_args and not fullname.startswith(KNOWN_MODULES):
             self.gave_up(node)
+        if isinstance(callee.node, TypeInfo) and followed is None:
+            return callee.node  # an instance of the class, which may be called
         declared = array_state(returned_type(callee.node)) or (TRACED if jitted_by_jax(callee.node) else None)
         if declared is None:
             return None
@@ -154,6 +164,17 @@ class Calls(Expressions):
         if declared == TRACED and fullname in sites.MASK_FUNCTIONS:
             return TRACED_MASK
         return declared
+
+    def called_instance(self, callee: Expression, env: Env) -> TypeInfo | None:
+        """The class of the instance a call calls: made right there (``eqx.nn.Linear(3, 2,
+        key=k)(x)``), or held in a local name the walk bound to one (``layer = nnx.Linear(...)``
+        above ``layer(x)``)."""
+        if isinstance(callee, CallExpr) and isinstance(callee.callee, RefExpr) and isinstance(callee.callee.node, TypeInfo):
+            return callee.callee.node
+        if isinstance(callee, NameExpr) and callee.kind == LDEF:
+            state = env.get(callee.name)
+            return state if isinstance(state, TypeInfo) else None
+        return None
 
     def compared(self, node: CallExpr, fullname: str, positional: list[tuple[Expression, State]], env: Env) -> None:
         """``max(x, 0.0)``, ``any(x > 0)`` (``sites.COMPARING_BUILTINS``): a tracer among two or
@@ -308,7 +329,7 @@ class Calls(Expressions):
         if key in self.followed:
             return (self.followed[key],)
         self.followed[key] = None
-        helper = type(self)(self.transformed, self.module, self.followed, self.depth + 1)
+        helper = type(self)(self.transformed, self.tree, self.followed, self.depth + 1)
         helper.function = function
         returned = helper.body(function, {**closure, **parameters})
         if constructed:

@@ -26,6 +26,7 @@ from mypy.nodes import (
     ListComprehension,
     ListExpr,
     MemberExpr,
+    MypyFile,
     NameExpr,
     OpExpr,
     RefExpr,
@@ -39,7 +40,7 @@ from mypy.nodes import (
     YieldExpr,
 )
 
-from mypy_plugin.analyses import sites
+from mypy_plugin.analyses import bindings, sites
 from mypy_plugin.analyses.sites import BOOL, BOOLEAN_MASK, INDEX, NUMPY_CONVERSION, SLICE, Site
 from mypy_plugin.analyses.transforms import TransformedFunction, receiver_of
 from mypy_plugin.analyses.values import (
@@ -82,10 +83,11 @@ class Expressions:
     """How many ``try`` bodies with handlers the walk is in (``flow.Flow``): sites there are not
     recorded, a handler may catch what JAX raises."""
 
-    def __init__(self, transformed: TransformedFunction, module: str, depth: int) -> None:
+    def __init__(self, transformed: TransformedFunction, tree: MypyFile, depth: int) -> None:
         self.transformed = transformed
         self.staged = transformed.staged
-        self.module = module
+        self.tree = tree
+        self.module = tree.fullname
         """The checked module: only its own functions are followed as helpers (a change to one
         makes mypy check the module again, incrementally and in the daemon alike)."""
         self.depth = depth
@@ -234,6 +236,8 @@ class Expressions:
         """A tracer indexing a Python list or tuple (which needs an int: ``__index__``), a dict
         (which hashes it) or a NumPy array (which converts it), written there or a module's."""
         held = python_container(node.base, base) if not staged_by_operation(base) else None
+        if held is not None and base not in (PYTHON_LIST, PYTHON_DICT) and not bindings.of(self.tree).holds(node.base):
+            return  # a module's table bound again (or filled) with values of another kind: which one reaches here is not known
         if held == SEQUENCE:
             self.site(INDEX, node, node.index, "indexing a Python sequence")
         elif held == MAPPING:
@@ -332,7 +336,7 @@ class Expressions:
         """A name the walk does not bind: a module global, a closure's variable, a parameter
         left at its default. A ``jax.Array`` (as mypy has typed it so far) is ``CONCRETE_ARRAY``
         where the function is staged; anything else is undecided."""
-        if self.staged and isinstance(node.node, Var) and types.is_array(node.node.type):
+        if self.staged and isinstance(node.node, Var) and types.is_array(node.node.type) and bindings.of(self.tree).holds(node):
             return CONCRETE_ARRAY
         return None
 
@@ -346,7 +350,9 @@ class Expressions:
             return None
         assert isinstance(function, FuncDef)  # receiver_of says so
         found = function.info.get(node.name)
-        return CONCRETE_ARRAY if found is not None and isinstance(found.node, Var) and types.is_array(found.node.type) else None
+        if found is None or not isinstance(found.node, Var) or not types.is_array(found.node.type):
+            return None
+        return CONCRETE_ARRAY if bindings.of(self.tree).holds(node) else None
 
 
 def ordered(a: State, b: State, left: Expression, right: Expression) -> bool:

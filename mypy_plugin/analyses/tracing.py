@@ -36,6 +36,7 @@ from mypy.nodes import (
     IfStmt,
     IndexExpr,
     MemberExpr,
+    MypyFile,
     NameExpr,
     NonlocalDecl,
     OperatorAssignmentStmt,
@@ -64,9 +65,9 @@ class Walk(Calls, flow.Flow[Env]):
     passes = 2
 
     def __init__(
-        self, transformed: TransformedFunction, module: str, followed: dict[Followed, State] | None = None, depth: int = 0
+        self, transformed: TransformedFunction, tree: MypyFile, followed: dict[Followed, State] | None = None, depth: int = 0
     ) -> None:
-        Calls.__init__(self, transformed, module, followed, depth)
+        Calls.__init__(self, transformed, tree, followed, depth)
         flow.Flow.__init__(self)
         self.returned: list[State] = []
         function = transformed.function

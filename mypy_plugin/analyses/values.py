@@ -22,6 +22,7 @@ from mypy.nodes import (
     NameExpr,
     OverloadedFuncDef,
     TupleExpr,
+    TypeInfo,
     UnaryExpr,
     Var,
 )
@@ -54,8 +55,9 @@ PYTHON_LIST: Final = "python list"
 PYTHON_DICT: Final = "python dict"
 """A Python list (or a list comprehension's) and a dict made in the walked function
 (``dist = []``, ``table = {}``): indexing either with a tracer raises (``__index__``, a hash)."""
-State = None | str | tuple["State", ...]
-"""What the walk knows of a value: None (undecided), one of the states above, or a tuple of them."""
+State = None | str | TypeInfo | tuple["State", ...]
+"""What the walk knows of a value: None (undecided), one of the states above, an instance of a
+class (its ``TypeInfo``, for what calling it returns), or a tuple of them."""
 Env = dict[str, State]
 """What the walk knows of each local name on one path."""
 

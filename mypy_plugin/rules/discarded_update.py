@@ -15,7 +15,7 @@ from mypy.nodes import CallExpr, Expression, IndexExpr, MemberExpr
 from mypy.plugin import CheckerPluginInterface, MethodContext
 from mypy.types import CallableType, NoneType, Type, TypeType, get_proper_type
 
-from mypy_plugin.analyses import inplace, places
+from mypy_plugin.analyses import bindings, inplace, places
 from mypy_plugin.analyses.receivers import array_receiver
 from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting
 from mypy_plugin.lib.arguments import HookContext, given, known_values
@@ -65,7 +65,8 @@ def check_sort(ctx: MethodContext) -> Type:
         return ctx.default_return_type
     receiver = mypy_internals.checked_type(ctx.api, call.callee.expr)
     only_jax = all(isinstance(member, NoneType) or array_receiver(member, SORT_METHOD) is not None for member in members(receiver))
-    if only_jax and not is_class(receiver) and checked_module.value_discarded(ctx.api, call):
+    holds = bindings.holds(ctx.api, call.callee.expr)  # not a NumPy array bound to the name elsewhere
+    if only_jax and not is_class(receiver) and holds and checked_module.value_discarded(ctx.api, call):
         report(ctx.api, call, call.callee.expr, SORTED_COPY, ctx.default_return_type, fallback=SORT_METHOD)
     return ctx.default_return_type
 

@@ -45,7 +45,7 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.types import Instance, Type, get_proper_type
 
-from mypy_plugin.analyses import transforms
+from mypy_plugin.analyses import bindings, transforms
 from mypy_plugin.analyses.transforms import TransformedFunction
 from mypy_plugin.lib import arguments, errorcodes, mypy_internals, nodes, reporting, statements
 from mypy_plugin.lib.rule import Rule
@@ -118,7 +118,7 @@ def on_jitted_call(ctx: MethodContext) -> Type:
         (arg, typ.type)
         for args, types in zip(ctx.args, ctx.arg_types)
         for arg, typ in zip(args, map(get_proper_type, types))
-        if isinstance(typ, Instance) and typ.type.has_base(EQUINOX_MODULE)
+        if isinstance(typ, Instance) and typ.type.has_base(EQUINOX_MODULE) and bindings.holds(ctx.api, arg)
     ]
     tree = mypy_internals.module_tree(ctx.api) if given else None
     if tree is None:

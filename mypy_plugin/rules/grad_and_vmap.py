@@ -32,7 +32,7 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
 from mypy.types import FunctionLike, Type
 
-from mypy_plugin.analyses import applied, structures, transforms, values
+from mypy_plugin.analyses import applied, bindings, structures, transforms, values
 from mypy_plugin.analyses.structures import Returns
 from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting, types
 from mypy_plugin.lib.rule import Rule
@@ -204,7 +204,7 @@ def check_grad_call(api: CheckerPluginInterface, call: CallExpr, transform: str,
     for number in numbers:
         arg = positional[number]
         what = integer(arg)
-        if what is not None:
+        if what is not None and bindings.holds(api, arg):
             message = INT_ARGUMENT.format(position=number + 1, called=called, what=what, transform=transform)
             written = as_float(arg)
             reporting.error_with_notes(api, arg, ARGUMENT_CODE, message, [PASS_A_FLOAT.format(float=written)])

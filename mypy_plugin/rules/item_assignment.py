@@ -35,7 +35,7 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, MethodContext
 from mypy.types import CallableType, Instance, TupleType, Type, get_proper_type
 
-from mypy_plugin.analyses import places
+from mypy_plugin.analyses import bindings, places
 from mypy_plugin.analyses.places import PutBack
 from mypy_plugin.analyses.receivers import array_receiver
 from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting
@@ -94,8 +94,8 @@ def check_item_assignment(ctx: MethodContext) -> Type:
     """Report an item assignment on a JAX array, with the ``.at[]`` rewrite."""
     receiver = array_receiver(ctx.type, METHOD)
     assignment = read_assignment(ctx) if receiver is not None else None
-    if receiver is None or assignment is None:
-        return ctx.default_return_type
+    if receiver is None or assignment is None or not bindings.holds(ctx.api, assignment.target):
+        return ctx.default_return_type  # not an array, or not certainly one: another binding of the name may reach it
     statement = checked_module.statement_at(ctx.api, ctx.context)
     targets = tuple_targets(statement, ctx.context)
     if targets and targets[0] is not ctx.context:

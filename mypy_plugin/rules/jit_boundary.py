@@ -41,7 +41,7 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, MethodSigContext
 from mypy.types import CallableType, FunctionLike, Instance, NoneType, TupleType, Type, get_proper_type
 
-from mypy_plugin.analyses import contract, donation, jitted, transforms
+from mypy_plugin.analyses import bindings, contract, donation, jitted, transforms
 from mypy_plugin.analyses.contract import Concrete
 from mypy_plugin.analyses.jitted import JittedSignature
 from mypy_plugin.lib import arguments, checked_module, errorcodes, fullnames, mypy_internals, nodes, reporting
@@ -171,6 +171,8 @@ def on_call(ctx: MethodContext) -> Type:
     given = arguments.against(ctx, kept.signature)
     sizes = traced_sizes(kept, {name for name, _, _ in given})
     for name, arg, typ in given:
+        if not bindings.holds(ctx.api, arg):
+            continue  # another binding of the name may reach the call: its type is not known
         raises = sizes[name].raised_by(isinstance(get_proper_type(typ), TupleType)) if name in sizes else ""
         if raises and not leafless(typ):
             report_traced_size(ctx.api, arg, name, kept, raises, sizes[name].shape)

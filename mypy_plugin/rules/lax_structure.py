@@ -16,7 +16,7 @@ from mypy.nodes import CallExpr, Expression, FuncItem, LambdaExpr, ListExpr, Tup
 from mypy.plugin import FunctionContext
 from mypy.types import Type
 
-from mypy_plugin.analyses import structures, transforms
+from mypy_plugin.analyses import bindings, structures, transforms
 from mypy_plugin.analyses.structures import Returned, Returns, Structure
 from mypy_plugin.lib import arguments, errorcodes, fullnames, mypy_internals, reporting
 from mypy_plugin.lib.rule import Rule
@@ -157,6 +157,8 @@ def structure_of_argument(ctx: FunctionContext, call: CallExpr, index: int) -> S
     """An argument's structure: from the expression as written (a literal), else from its type."""
     node = call.args[index]
     typed = next((typ for types, args in zip(ctx.arg_types, ctx.args) for typ, arg in zip(types, args) if arg is node), None)
+    if typed is not None and not bindings.holds(ctx.api, node):
+        typed = None  # another binding of the name may reach the call: its structure is not known
     return structures.refine(structures.of_expression(node), structures.of_type(typed))
 
 

@@ -17,6 +17,7 @@ from mypy.nodes import ARG_POS, CallExpr, ComplexExpr, Expression, FloatExpr, Na
 from mypy.plugin import CheckerPluginInterface, FunctionContext
 from mypy.types import Instance, LiteralType, Type
 
+from mypy_plugin.analyses import bindings
 from mypy_plugin.lib import checked_module, errorcodes, fullnames, reporting
 from mypy_plugin.lib.arguments import passed
 from mypy_plugin.lib.rule import Rule
@@ -200,11 +201,11 @@ def check_random(function: str) -> Callable[[FunctionContext], Type]:
         if key_parameter is not None:
             for arg, typ in passed(ctx, key_parameter):
                 value = scalar_kinds(typ)
-                if value is not None:
+                if value is not None and bindings.holds(ctx.api, arg):
                     report_key(ctx.api, arg, callee, value)
         if function in SEEDED:
             for arg, typ in passed(ctx, "seed"):
-                if float_by_its_making(arg, typ):
+                if float_by_its_making(arg, typ) and bindings.holds(ctx.api, arg):
                     report_seed(ctx.api, ctx.context, arg, callee, scalar_kinds(typ) or "a float")
         if dtypes is not None:
             for arg, _ in passed(ctx, "dtype"):

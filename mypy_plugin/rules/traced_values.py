@@ -210,7 +210,7 @@ def check(api: CheckerPluginInterface, find: Callable[[], TransformedFunction | 
             return
         calls = calls_of(api, transform)
         traced.given = applied.given_states(traced, calls)
-        for site in tracing.Walk(traced, tree.fullname).run():
+        for site in tracing.Walk(traced, tree).run():
             at, where = placed(api, traced, site, transform)
             if site.kind == sites.LEAK:
                 report_leak(api, traced, site, at, where, transform, calls)

@@ -1,0 +1,407 @@
+"""Whether the type mypy gives a name is the type of the values that reach it.
+
+mypy types a variable by its annotation or its first binding and keeps that type: a later
+binding of another kind (a table bound to a NumPy array or to ``[]`` at import, then bound again
+to ``jnp.array(...)``; a dict of arrays given an inner ``{}``) is an error of mypy's own, which
+lint does not show, and the variable keeps the first binding's type. A rule that decides from
+that type would then report a line that runs. So before a rule reports from the type of a name,
+of an item of a name or of an attribute of ``self``, it asks ``holds``: whether every binding of
+the variable in the module (found by mypy's ``Var``, which every binding of one variable shares,
+globals rebound under ``global`` and closures' names alike), and every store into its items,
+gives a value of the kind of that type (a JAX array, a NumPy array, a list, a dict, ...).
+
+A value's kind is read from the code without types (mypy has not checked a function's body when
+a transform's hook runs, and which bodies it checks first moved between releases): a display
+(``[]``, ``{}``), a literal, a call of a class or of a function declared to return a type, an
+operation on the variable itself where that keeps an array an array (``x = x.at[i].set(v)``,
+``x = x * 2``). Where a binding's kind cannot be read, the type holds only if that binding is the
+one mypy took it from (the first, or any binding under an annotation); where the variable is
+bound outside the module (an imported table), it is undecided, and the rule is silent.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.nodes import (
+    GDEF,
+    LDEF,
+    AssignmentStmt,
+    BytesExpr,
+    CallExpr,
+    ClassDef,
+    ComplexExpr,
+    ConditionalExpr,
+    Decorator,
+    DelStmt,
+    DictExpr,
+    DictionaryComprehension,
+    Expression,
+    ExpressionStmt,
+    FloatExpr,
+    ForStmt,
+    FuncDef,
+    IndexExpr,
+    IntExpr,
+    ListComprehension,
+    ListExpr,
+    MemberExpr,
+    MypyFile,
+    NameExpr,
+    OperatorAssignmentStmt,
+    OpExpr,
+    OverloadedFuncDef,
+    RefExpr,
+    SetComprehension,
+    SetExpr,
+    Statement,
+    StrExpr,
+    TryStmt,
+    TupleExpr,
+    TypeInfo,
+    UnaryExpr,
+    Var,
+    WithStmt,
+)
+from mypy.plugin import CheckerPluginInterface
+from mypy.types import AnyType, Instance, NoneType, TupleType, Type, get_proper_type
+
+from mypy_plugin.analyses.values import returned_type
+from mypy_plugin.lib import mypy_internals, statements, types
+
+ARRAY: Final = "jax.Array"
+"""The kind of every JAX array (``jax.Array`` and its subclasses, tracers included)."""
+SAME: Final = "same"
+"""The kind of a value made from the variable itself in a way that keeps an array an array."""
+UNKNOWN: Final = None
+Kind = str | None
+"""What a value is, by the full name of its class (``ARRAY`` for any JAX array), ``SAME``, or
+``UNKNOWN``."""
+KEEPING_METHODS: Final = frozenset(
+    {
+        "astype", "reshape", "transpose", "squeeze", "ravel", "flatten", "sum", "mean", "max", "min",
+        "clip", "round", "conj", "real", "imag", "cumsum", "cumprod", "prod", "std", "var", "swapaxes",
+        "repeat", "take", "block_until_ready", "copy", "T",
+    }
+)  # fmt: skip
+"""Methods of an array that return an array of its own kind (JAX's and NumPy's alike)."""
+UPDATE_METHODS: Final = frozenset({"set", "add", "subtract", "multiply", "divide", "power", "min", "max", "apply", "get"})
+"""The methods of ``x.at[i]``: each returns a JAX array."""
+STORING_METHODS: Final = {"append": 0, "insert": 1, "setdefault": 1, "__setitem__": 1, "add": 0}
+"""Methods that store a value into a container, with the position of the value stored."""
+UNKNOWN_STORES: Final = frozenset({"update", "extend", "__ior__"})
+"""Methods that store values the analysis does not read one by one."""
+
+
+class Binding:
+    """One binding of a variable: the value bound (None where it cannot be read, as for a
+    ``for`` target), and whether mypy may have taken the variable's type from it."""
+
+    __slots__ = ("value", "source", "typing")
+
+    def __init__(self, value: Expression | None, source: Expression | None, typing: bool) -> None:
+        self.value = value
+        self.source = source
+        """The variable's own expression where the value is made from it (``x`` of ``x * 2``)."""
+        self.typing = typing
+
+
+class Bindings:
+    """Every binding of the variables of one module, and every store into their items and into
+    the attributes of ``self``, read from its tree once."""
+
+    def __init__(self, tree: MypyFile) -> None:
+        self.module = tree.fullname
+        self.of_var: dict[int, list[Binding]] = {}
+        self.stored_items: dict[int, list[Binding]] = {}
+        self.set_attributes: dict[tuple[str, str], list[Binding]] = {}
+        self.read(tree.defs, receiver=None, info=None)
+
+    # Questions
+
+    def holds(self, node: Expression) -> bool:
+        """Whether the type mypy declares for what ``node`` reads (a variable, an item of one,
+        an attribute of ``self``) is that of every value bound there; True for other
+        expressions, whose type is their own. Where the declared type is wide (a union,
+        ``Any``), mypy narrows it at each binding, and it holds too."""
+        if isinstance(node, NameExpr):
+            return self.name_holds(node)
+        if isinstance(node, IndexExpr):
+            return self.item_holds(node)
+        if isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr) and isinstance(node.expr.node, Var):
+            return self.attribute_holds(node)
+        return True
+
+    def name_holds(self, node: NameExpr) -> bool:
+        var = node.node
+        if not isinstance(var, Var) or node.kind not in (GDEF, LDEF):
+            return True
+        found = self.of_var.get(id(var))
+        if found is None:
+            # bound only in another module (an imported table): its bindings are not read here
+            return not (node.kind == GDEF and not var.fullname.startswith(self.module + "."))
+        return agree(found, kind_of_type(var.type), annotated=not var.is_inferred)
+
+    def item_holds(self, node: IndexExpr) -> bool:
+        """An item of a variable: the variable's own bindings, and every value stored into its
+        items (``table[k] = v``, ``.append(v)``; ``.update(...)`` cannot be read), agree with
+        the type of its items."""
+        base = node.base
+        if not isinstance(base, NameExpr) or not isinstance(base.node, Var):
+            return self.holds(base)
+        if not self.name_holds(base):
+            return False
+        stores = self.stored_items.get(id(base.node), [])
+        return agree(stores, kind_of_type(item_type(base.node.type)), annotated=False)
+
+    def attribute_holds(self, node: MemberExpr) -> bool:
+        """``self.x`` in a method of a class of the module: every ``self.x = ...`` in its
+        methods and the class body's own binding agree with the attribute's type."""
+        assert isinstance(node.expr, NameExpr) and isinstance(node.expr.node, Var)  # the caller says so
+        owner = node.expr.node.type
+        proper = get_proper_type(owner) if owner is not None else None
+        if not isinstance(proper, Instance):
+            return True
+        found = self.set_attributes.get((proper.type.fullname, node.name))
+        member = proper.type.get(node.name)
+        if not found or member is None or not isinstance(member.node, Var):
+            return True
+        return agree(found, kind_of_type(member.node.type), annotated=not member.node.is_inferred)
+
+    # Reading the tree
+
+    def read(self, body: list[Statement], receiver: str | None, info: TypeInfo | None) -> None:
+        """The statements of a module, class or function body, then the bodies of the functions
+        defined in it, as mypy reads them (a module's or a class's own statements first: a
+        global's first binding is the one at the top level, wherever a function is written)."""
+        functions: list[tuple[FuncDef, TypeInfo | None]] = []
+        self.body(body, receiver, info, functions)
+        while functions:
+            function, owner = functions.pop(0)
+            self.parameters(function)
+            inner: list[tuple[FuncDef, TypeInfo | None]] = []
+            self.body(function.body.body, first_parameter(function) if owner is not None else None, owner, inner)
+            functions += [(nested, None) for nested, _ in inner]
+
+    def body(
+        self, body: list[Statement], receiver: str | None, info: TypeInfo | None, functions: list[tuple[FuncDef, TypeInfo | None]]
+    ) -> None:
+        pending = list(body)
+        while pending:
+            statement = pending.pop(0)
+            pending[:0] = [s for block in statements.compound_blocks(statement) for s in block.body]
+            if isinstance(statement, (FuncDef, Decorator, OverloadedFuncDef)):
+                functions += [(function, info) for function in defined_functions(statement)]
+            elif isinstance(statement, ClassDef):
+                self.body(statement.defs.body, None, statement.info, functions)
+            else:
+                self.statement(statement, receiver, info)
+
+    def parameters(self, function: FuncDef) -> None:
+        for argument in function.arguments:
+            self.bind(argument.variable, Binding(None, None, typing=True))
+
+    def statement(self, node: Statement, receiver: str | None, info: TypeInfo | None) -> None:
+        if isinstance(node, AssignmentStmt):
+            for target in node.lvalues:
+                self.assigned(target, node.rvalue, receiver, info)
+        elif isinstance(node, OperatorAssignmentStmt):
+            if isinstance(node.lvalue, NameExpr):
+                self.named(node.lvalue, Binding(node.lvalue, node.lvalue, typing=False))
+            elif isinstance(node.lvalue, IndexExpr):
+                self.stored(node.lvalue.base, Binding(node.lvalue, node.lvalue, typing=False))
+        elif isinstance(node, ForStmt):
+            self.unknown_targets(node.index)
+        elif isinstance(node, WithStmt):
+            for bound in node.target:
+                if bound is not None:
+                    self.unknown_targets(bound)
+        elif isinstance(node, TryStmt):
+            for variable in node.vars:
+                if variable is not None:
+                    self.unknown_targets(variable)
+        elif isinstance(node, DelStmt):
+            self.unknown_targets(node.expr)
+        elif isinstance(node, ExpressionStmt) and isinstance(node.expr, CallExpr) and isinstance(node.expr.callee, MemberExpr):
+            call, callee = node.expr, node.expr.callee
+            if callee.name in STORING_METHODS and len(call.args) > STORING_METHODS[callee.name]:
+                self.stored(callee.expr, Binding(call.args[STORING_METHODS[callee.name]], None, typing=False))
+            elif callee.name in UNKNOWN_STORES:
+                self.stored(callee.expr, Binding(None, None, typing=False))
+
+    def assigned(self, target: Expression, value: Expression | None, receiver: str | None, info: TypeInfo | None) -> None:
+        if isinstance(target, NameExpr):
+            self.named(target, Binding(value, source_of(value, target), typing=True))
+        elif isinstance(target, (TupleExpr, ListExpr)):
+            items = value.items if isinstance(value, (TupleExpr, ListExpr)) and len(value.items) == len(target.items) else None
+            for position, item in enumerate(target.items):
+                self.assigned(item, items[position] if items is not None else None, receiver, info)
+        elif isinstance(target, IndexExpr):
+            self.stored(target.base, Binding(value, None, typing=False))
+        elif isinstance(target, MemberExpr) and info is not None and isinstance(target.expr, NameExpr) and target.expr.name == receiver:
+            found = self.set_attributes.setdefault((info.fullname, target.name), [])
+            found.append(Binding(value, None, typing=not found))
+
+    def named(self, target: NameExpr, binding: Binding) -> None:
+        if isinstance(target.node, Var):
+            self.bind(target.node, binding)
+
+    def bind(self, var: Var, binding: Binding) -> None:
+        found = self.of_var.setdefault(id(var), [])
+        binding.typing = binding.typing and not found  # mypy infers from the first binding only
+        found.append(binding)
+
+    def stored(self, container: Expression, binding: Binding) -> None:
+        if isinstance(container, NameExpr) and isinstance(container.node, Var):
+            self.stored_items.setdefault(id(container.node), []).append(binding)
+
+    def unknown_targets(self, target: Expression) -> None:
+        if isinstance(target, NameExpr):
+            self.named(target, Binding(None, None, typing=False))
+        elif isinstance(target, (TupleExpr, ListExpr)):
+            for item in target.items:
+                self.unknown_targets(item)
+
+
+def agree(found: list[Binding], expected: Kind, annotated: bool) -> bool:
+    """Whether every binding gives a value of kind ``expected``: a binding whose value cannot be
+    read counts only where mypy may have typed the variable from it."""
+    if expected is UNKNOWN:
+        return True
+    for binding in found:
+        kind = kind_of(binding.value, binding.source) if binding.value is not None else UNKNOWN
+        if kind == SAME and expected in (ARRAY, "numpy.ndarray"):
+            continue
+        if kind is UNKNOWN and (annotated or binding.typing):
+            continue
+        if kind != expected:
+            return False
+    return True
+
+
+def kind_of(node: Expression, source: Expression | None) -> Kind:
+    """The kind of the value ``node`` makes, read from the code (``source``: the variable it
+    is made from, for ``SAME``; ``node`` itself for an augmented assignment, ``x += 1``)."""
+    if node is source:
+        return SAME
+    if isinstance(node, (ListExpr, ListComprehension)):
+        return "builtins.list"
+    if isinstance(node, (DictExpr, DictionaryComprehension)):
+        return "builtins.dict"
+    if isinstance(node, TupleExpr):
+        return "builtins.tuple"
+    if isinstance(node, (SetExpr, SetComprehension)):
+        return "builtins.set"
+    literal = LITERALS.get(type(node))
+    if literal is not None:
+        return literal
+    if isinstance(node, NameExpr) and node.fullname == "builtins.None":
+        return "builtins.None"
+    if isinstance(node, ConditionalExpr):
+        kinds = {kind_of(node.if_expr, source), kind_of(node.else_expr, source)}
+        return kinds.pop() if len(kinds) == 1 else UNKNOWN
+    if source is not None and made_from(node, source):
+        return SAME
+    if isinstance(node, CallExpr) and isinstance(node.callee, RefExpr):
+        callee = node.callee.node
+        if isinstance(callee, TypeInfo):
+            return ARRAY if types.is_array(Instance(callee, [])) else callee.fullname
+        return kind_of_type(returned_type(callee))
+    return UNKNOWN
+
+
+LITERALS: Final[dict[type, str]] = {
+    IntExpr: "builtins.int",
+    FloatExpr: "builtins.float",
+    StrExpr: "builtins.str",
+    BytesExpr: "builtins.bytes",
+    ComplexExpr: "builtins.complex",
+}
+
+
+def made_from(node: Expression, source: Expression) -> bool:
+    """Whether ``node`` is the variable ``source`` put through what keeps an array an array:
+    arithmetic with it as an operand, one of its ``KEEPING_METHODS``, ``x.at[i].set(v)``."""
+    if isinstance(node, OpExpr) and node.op not in ("and", "or"):
+        return same_name(node.left, source) or same_name(node.right, source) or made_from(node.left, source)
+    if isinstance(node, UnaryExpr) and node.op in ("-", "+", "~"):
+        return same_name(node.expr, source)
+    if isinstance(node, CallExpr) and isinstance(node.callee, MemberExpr):
+        receiver = node.callee.expr
+        if node.callee.name in UPDATE_METHODS and isinstance(receiver, IndexExpr) and isinstance(receiver.base, MemberExpr):
+            return receiver.base.name == "at" and same_name(receiver.base.expr, source)
+        return node.callee.name in KEEPING_METHODS and (same_name(receiver, source) or made_from(receiver, source))
+    if isinstance(node, MemberExpr) and node.name == "T":
+        return same_name(node.expr, source)
+    return False
+
+
+def same_name(node: Expression, source: Expression) -> bool:
+    return isinstance(node, NameExpr) and isinstance(source, NameExpr) and node.node is not None and node.node is source.node
+
+
+def source_of(value: Expression | None, target: NameExpr) -> Expression | None:
+    """The target itself, for a value that may be made from it."""
+    return target if value is not None else None
+
+
+def kind_of_type(typ: Type | None) -> Kind:
+    """The kind of the values of ``typ``: an array's, a class's full name; unknown for ``Any``,
+    a union and what else is not one class."""
+    proper = get_proper_type(typ) if typ is not None else None
+    if isinstance(proper, Instance):
+        return ARRAY if types.is_array(proper) else proper.type.fullname
+    if isinstance(proper, TupleType):
+        return "builtins.tuple"
+    if isinstance(proper, NoneType):
+        return "builtins.None"
+    if isinstance(proper, AnyType):
+        return UNKNOWN
+    return UNKNOWN
+
+
+def item_type(typ: Type | None) -> Type | None:
+    """The type of the items of a container type: a dict's values, a list's or a tuple's items,
+    an array's (an array of its kind); None for anything else."""
+    proper = get_proper_type(typ) if typ is not None else None
+    if not isinstance(proper, Instance):
+        return None
+    if types.is_array(proper) or proper.type.fullname == "numpy.ndarray":
+        return proper
+    if proper.type.fullname in ("builtins.dict", "builtins.list", "builtins.tuple") and proper.args:
+        return proper.args[-1]
+    return None
+
+
+def defined_functions(statement: Statement) -> list[FuncDef]:
+    if isinstance(statement, FuncDef):
+        return [statement]
+    if isinstance(statement, Decorator):
+        return [statement.func]
+    if isinstance(statement, OverloadedFuncDef):
+        return [
+            part.func if isinstance(part, Decorator) else part for part in (*statement.items, *([statement.impl] if statement.impl else []))
+        ]
+    return []
+
+
+def first_parameter(function: FuncDef) -> str | None:
+    return function.arguments[0].variable.name if function.arguments and not function.is_static else None
+
+
+def holds(api: CheckerPluginInterface, node: Expression) -> bool:
+    """``Bindings.holds`` in the module being checked; undecided (False) where its tree
+    cannot be read."""
+    tree = mypy_internals.module_tree(api)
+    return tree is not None and of(tree).holds(node)
+
+
+_last: tuple[MypyFile, Bindings] | None = None
+
+
+def of(tree: MypyFile) -> Bindings:
+    """The ``Bindings`` of ``tree``, read once per tree (the one checked now is kept)."""
+    global _last
+    if _last is None or _last[0] is not tree:
+        _last = (tree, Bindings(tree))
+    return _last[1]
