@@ -13,13 +13,18 @@ from mypy.nodes import (
     ClassDef,
     Context,
     Decorator,
+    Expression,
     ExpressionStmt,
     FuncDef,
+    IfStmt,
     Import,
     ImportBase,
     ImportFrom,
+    MemberExpr,
+    NameExpr,
     OverloadedFuncDef,
     Statement,
+    UnaryExpr,
 )
 from mypy.plugin import CheckerPluginInterface
 
@@ -100,6 +105,32 @@ def enclosing_statements(api: CheckerPluginInterface, node: Context) -> list[Sta
         found.append(holding[-1])
         candidates = inner_statements(found[-1])
     return found
+
+
+def only_for_type_checkers(api: CheckerPluginInterface, node: Context) -> bool:
+    """Whether ``node`` sits in a block that only type checkers run: the body of ``if
+    TYPE_CHECKING:`` (the ``else`` of ``if not TYPE_CHECKING:``), which Python never runs.
+    False when the tree cannot be read."""
+    chain = enclosing_statements(api, node)
+    for outer, inner in zip(chain, chain[1:]):
+        if not isinstance(outer, IfStmt) or len(outer.expr) != 1:
+            continue
+        checking = type_checking_test(outer.expr[0])
+        block = outer.body[0] if checking else outer.else_body if checking is False else None
+        if block is not None and any(statement is inner for statement in block.body):
+            return True
+    return False
+
+
+def type_checking_test(test: Expression) -> bool | None:
+    """True for ``TYPE_CHECKING`` (``typing.TYPE_CHECKING``), False for ``not TYPE_CHECKING``,
+    None for any other test."""
+    if isinstance(test, UnaryExpr) and test.op == "not":
+        inner = type_checking_test(test.expr)
+        return None if inner is None else not inner
+    if isinstance(test, (NameExpr, MemberExpr)) and test.name == "TYPE_CHECKING":
+        return True
+    return None
 
 
 def statements_after(api: CheckerPluginInterface, chain: list[Statement]) -> list[Statement] | None:

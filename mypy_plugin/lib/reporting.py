@@ -10,7 +10,7 @@ from mypy.errorcodes import ErrorCode
 from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface
 
-from mypy_plugin.lib import fixes, mypy_internals
+from mypy_plugin.lib import checked_module, fixes, mypy_internals
 from mypy_plugin.lib.fixes import Fix
 
 CATEGORY: Final = "JAX"
@@ -35,7 +35,10 @@ class Report:
     def emit(self, api: CheckerPluginInterface, context: Context) -> None:
         """The error at ``context``, then its notes tied to it: an ignore or a disabled code
         silences them together, and ``mypy -O json`` carries the notes as the error's hint; the
-        fix last, as a note, where the run carries fixes (``fixes.offered``)."""
+        fix last, as a note, where the run carries fixes (``fixes.offered``). Nothing where
+        Python never runs the node (the body of ``if TYPE_CHECKING:``)."""
+        if checked_module.only_for_type_checkers(api, context):
+            return
         error = api.fail(self.message, context, code=self.code)
         texts = [*self.notes, *([fixes.as_note(self.fix)] if self.fix is not None and fixes.offered(api) else [])]
         for text in texts:
