@@ -67,7 +67,7 @@ from mypy.plugin import CheckerPluginInterface
 from mypy.types import AnyType, Instance, NoneType, TupleType, Type, get_proper_type
 
 from mypy_plugin.analyses.values import returned_type
-from mypy_plugin.lib import mypy_internals, statements, types
+from mypy_plugin.lib import fullnames, mypy_internals, statements, types
 
 ARRAY: Final = "jax.Array"
 """The kind of every JAX array (``jax.Array`` and its subclasses, tracers included)."""
@@ -81,7 +81,7 @@ KEEPING_METHODS: Final = frozenset(
     {
         "astype", "reshape", "transpose", "squeeze", "ravel", "flatten", "sum", "mean", "max", "min",
         "clip", "round", "conj", "real", "imag", "cumsum", "cumprod", "prod", "std", "var", "swapaxes",
-        "repeat", "take", "block_until_ready", "copy", "T",
+        "repeat", "take", "block_until_ready", "copy", "T", "sort", "argsort", "argmax", "argmin", "dot", "all", "any",
     }
 )  # fmt: skip
 """Methods of an array that return an array of its own kind (JAX's and NumPy's alike)."""
@@ -138,8 +138,10 @@ class Bindings:
             return True
         found = self.of_var.get(id(var))
         if found is None:
-            # bound only in another module (an imported table): its bindings are not read here
-            return not (node.kind == GDEF and not var.fullname.startswith(self.module + "."))
+            # bound only in another module (an imported table): its bindings are not read here;
+            # Python's own constants (True) and names declared Final are bound once
+            elsewhere = node.kind == GDEF and not var.fullname.startswith(self.module + ".")
+            return not elsewhere or var.fullname.startswith("builtins.") or var.is_final
         return agree(found, kind_of_type(var.type), annotated=not var.is_inferred)
 
     def item_holds(self, node: IndexExpr) -> bool:
@@ -256,8 +258,10 @@ class Bindings:
             self.stored_items.setdefault(id(container.node), []).append(binding)
 
     def unknown_targets(self, target: Expression) -> None:
+        """Targets bound to values not read here (a ``for`` target, ``with ... as``, ``except
+        ... as``, ``del``): mypy may type the variable from the first of them."""
         if isinstance(target, NameExpr):
-            self.named(target, Binding(None, None, typing=False))
+            self.named(target, Binding(None, None, typing=True))
         elif isinstance(target, (TupleExpr, ListExpr)):
             for item in target.items:
                 self.unknown_targets(item)
@@ -268,6 +272,8 @@ def agree(found: list[Binding], expected: Kind, annotated: bool) -> bool:
     read counts only where mypy may have typed the variable from it."""
     if expected is UNKNOWN:
         return True
+    if expected == fullnames.JIT_WRAPPED and len(found) > 1:
+        return False  # what mypy keeps of a jitted function (its signature, what it donates) is its first binding's
     for binding in found:
         kind = kind_of(binding.value, binding.source) if binding.value is not None else UNKNOWN
         if kind == SAME and expected in (ARRAY, "numpy.ndarray"):
@@ -350,6 +356,8 @@ def kind_of_type(typ: Type | None) -> Kind:
     a union and what else is not one class."""
     proper = get_proper_type(typ) if typ is not None else None
     if isinstance(proper, Instance):
+        if types.instance_of(proper, fullnames.JIT_WRAPPED):
+            return fullnames.JIT_WRAPPED
         return ARRAY if types.is_array(proper) else proper.type.fullname
     if isinstance(proper, TupleType):
         return "builtins.tuple"

@@ -59,7 +59,7 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, MethodContext
 from mypy.types import Type
 
-from mypy_plugin.analyses import jitted, sites, transforms
+from mypy_plugin.analyses import bindings, jitted, sites, transforms
 from mypy_plugin.analyses.donation import METADATA
 from mypy_plugin.lib import arguments, checked_module, errorcodes, flow, fullnames, reporting, statements, types
 from mypy_plugin.lib.rule import Rule
@@ -82,13 +82,15 @@ def on_call(ctx: MethodContext) -> Type:
     """A call of a jitted function that deletes a donated argument: a later read of it."""
     kept = jitted.jitted_signature_of(ctx.type)
     call = ctx.context
-    if kept is None or not kept.deleted or not isinstance(call, CallExpr):
-        return ctx.default_return_type
+    if kept is None or not kept.deleted or not isinstance(call, CallExpr) or not bindings.holds(ctx.api, call.callee):
+        return ctx.default_return_type  # another binding of the callee's name (one that donates nothing) may reach the call
     # the function as the call names it ("train_step"), else as it was defined
     function = call.callee.name if isinstance(call.callee, NameExpr) else (kept.signature.name or "the function").partition(" of ")[0]
     given = arguments.against(ctx, kept.signature)
     for name, arg, typ in given:
         if name not in kept.deleted or not isinstance(arg, NameExpr) or not isinstance(arg.node, Var):
+            continue
+        if not bindings.holds(ctx.api, arg):
             continue
         pytree = not types.is_array(typ) and types.pytree_of_arrays(typ)
         if types.is_array(typ) or pytree:

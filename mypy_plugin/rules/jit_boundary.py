@@ -168,6 +168,8 @@ def on_call(ctx: MethodContext) -> Type:
     kept = jitted.jitted_signature_of(ctx.type)
     if kept is None or not read_directly(ctx.context):
         return ctx.default_return_type
+    if isinstance(ctx.context, CallExpr) and not bindings.holds(ctx.api, ctx.context.callee):
+        return ctx.default_return_type  # the callee's name may hold another function where the call runs
     given = arguments.against(ctx, kept.signature)
     sizes = traced_sizes(kept, {name for name, _, _ in given})
     for name, arg, typ in given:
