@@ -62,6 +62,14 @@ PROGRAMS: dict[str, tuple[str, tuple[int, str] | None]] = {
     "from_a_removed_module": ("from jax.util import safe_map\n", (1, "ModuleNotFoundError")),
     "removed_module_from_its_package": ("from jax.experimental import host_callback\n", (1, "ImportError")),
     "name_its_package_still_binds": ("from jax import config\n\nconfig.update('jax_enable_x64', False)\n", None),
+    # shapes from users' threads: a Flax struct's field, the old config import, host_callback's id_tap
+    "flax_struct_field": (
+        "import flax.struct\nfrom jax import random\n\n@flax.struct.dataclass\nclass Scheduler:\n    key: random.KeyArray\n",
+        (6, "AttributeError"),
+    ),
+    "config_from_its_old_module": ("from jax.config import config\n\nconfig.update('jax_enable_x64', True)\n", (1, "ModuleNotFoundError")),
+    "config_module_imported": ("import jax.config\n", (1, "ModuleNotFoundError")),
+    "id_tap_from_host_callback": ("from jax.experimental.host_callback import id_tap\n", (1, "ModuleNotFoundError")),
     "removed_module_caught": ("try:\n    import jax.experimental.host_callback as hcb\nexcept ImportError:\n    hcb = None\n", None),
 }
 """Each program with the line reported and what it raises there, or None for none."""
