@@ -74,6 +74,12 @@ FIGURES: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
         f"walk.not_followed.{kind}": ("walk.json", not_followed(kind))
         for kind in ("method", "callable", "imported", "star", "dynamic", "class", "decorated", "other")
     },
+    "precision.repositories": ("precision.json", lambda result: str(len(result["repositories"]))),
+    "precision.reports": ("precision.json", lambda result: str(result["totals"].get("reports", 0))),
+    "precision.true": ("precision.json", lambda result: str(result["totals"].get("true", 0))),
+    "precision.false": ("precision.json", lambda result: str(result["totals"].get("false", 0))),
+    "precision.unjudged": ("precision.json", lambda result: str(result["totals"].get("unjudged", 0))),
+    "precision.revision": ("precision.json", lambda result: result["revision"][:7]),
     "share.percent": ("share.json", lambda result: f"{100 * result['share']:.2f} %"),
     "share.hooks": ("share.json", lambda result: f"{result['hooks_s']:.2f} s"),
     "share.run": ("share.json", lambda result: f"{result['run_s']:.1f} s"),
