@@ -147,8 +147,10 @@ def judge(
 
 
 def revision() -> str:
+    """The commit measured (``-dirty`` where the package's code differs from it)."""
     try:
-        return git("rev-parse", "--short", "HEAD", cwd=HERE).strip()
+        dirty = git("status", "--porcelain", "--", "../mypy_plugin", "../jax_stubs", cwd=HERE).strip()
+        return git("rev-parse", "--short", "HEAD", cwd=HERE).strip() + ("-dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
 

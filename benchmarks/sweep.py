@@ -93,19 +93,21 @@ models``), and subfolders without ``__init__.py`` are packages named from there.
 JIT_USE = re.compile(r"\bjax\.jit\b|@jit\b|\bjit\(")
 
 
-def fetch_sources(work: Path) -> list[str]:
-    """Unpack each library's wheel into ``work/src``, and JAX's own Pallas kernels (from the
-    wheel of the JAX release the stubs describe) as the package ``pallas_ops``, so that mypy
-    checks them as user code; return the package folders."""
+def fetch_sources(work: Path, libraries: dict[str, str] | None = None) -> list[str]:
+    """Unpack each library's wheel (``LIBRARIES``, or ``libraries`` with their package folders)
+    into ``work/src``, and JAX's own Pallas kernels (from the wheel of the JAX release the stubs
+    describe) as the package ``pallas_ops``, so that mypy checks them as user code; return the
+    package folders."""
+    chosen = libraries or LIBRARIES
     wheels, src = work / "wheels", work / "src"
     wheels.mkdir(parents=True, exist_ok=True)
-    pins = [f"{name}=={version}" for name, version in LIBRARIES.items()] + [f"jax=={JAX_RELEASE}"]
+    pins = [f"{name}=={version}" for name, version in chosen.items()] + [f"jax=={JAX_RELEASE}"]
     subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", str(wheels), *pins], check=True)
     shutil.rmtree(src, ignore_errors=True)
     for wheel in wheels.glob("*.whl"):
         distribution = wheel.name.split("-")[0].replace("_", "-")
         with zipfile.ZipFile(wheel) as archive:
-            if distribution in LIBRARIES:
+            if distribution in chosen:
                 archive.extractall(src)
             elif distribution == "jax":
                 for member in archive.namelist():
@@ -113,7 +115,7 @@ def fetch_sources(work: Path) -> list[str]:
                         target = src / PALLAS_PACKAGE / member[len(PALLAS_KERNELS) :]
                         target.parent.mkdir(parents=True, exist_ok=True)
                         target.write_bytes(archive.read(member))
-    folders = [*map(package_folder, LIBRARIES), PALLAS_PACKAGE]
+    folders = [*(PACKAGE_FOLDERS.get(name, package_folder(name)) for name in chosen), *([PALLAS_PACKAGE] if libraries is None else [])]
     return sorted(folder for folder in folders if (src / folder).is_dir())
 
 
@@ -169,6 +171,10 @@ def size_of(src: Path, packages: list[str]) -> dict[str, int]:
         "lines": sum(text.count("\n") for text in texts),
         "jit_uses": sum(len(JIT_USE.findall(text)) for text in texts),
     }
+
+
+PACKAGE_FOLDERS = {"dm-haiku": "haiku"}
+"""Distributions whose package is not named after them."""
 
 
 def package_folder(distribution: str) -> str:
@@ -286,6 +292,16 @@ def location(line: str) -> tuple[str, int]:
 def rechecked_modules(verbose_log: str) -> int:
     """Modules a run parsed again instead of taking from the cache."""
     return sum(1 for line in verbose_log.splitlines() if line.startswith("LOG:  Parsing "))
+
+
+def revision() -> str:
+    """The commit measured (``-dirty`` where the package's code differs from it), as results record it."""
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=Path(__file__).resolve().parent, capture_output=True, text=True).stdout.strip()
+
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    return head + ("-dirty" if git("status", "--porcelain", "--", "../mypy_plugin", "../jax_stubs") else "")
 
 
 def machine() -> dict[str, str]:
@@ -558,6 +574,8 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(
             json.dumps(
                 {
+                    "revision": revision(),
+                    "command": "python benchmarks/sweep.py " + " ".join(sys.argv[1:]),
                     "machine": machine(),
                     "libraries": LIBRARIES,
                     "pallas_kernels_of_jax": JAX_RELEASE,

@@ -115,14 +115,14 @@ def shadowing_modules(folder: Path | None = None) -> list[tuple[str, bool]]:
             found = Path(next(iter(spec.submodule_search_locations)))  # a namespace folder
         if found is None or found.resolve() in (ours, ours / "__init__.py"):
             continue
-        if release_of(found) == __version__:
+        if declared_version(found) == __version__:
             found_shadows.append((messages.plugin_source_of_this_release(found.parent, how, __version__), True))
         else:
             found_shadows.append((messages.shadowed_plugin(found, how), False))
     return found_shadows
 
 
-def release_of(module: Path) -> str | None:
+def declared_version(module: Path) -> str | None:
     """The ``__version__`` a ``mypy_plugin`` package's ``__init__.py`` declares, read without
     importing it; None for a single-file module, a namespace folder or an unreadable file."""
     if module.name != "__init__.py":

@@ -46,8 +46,8 @@ KEY = jax.random.key(0)
 
 def function_of(name: str) -> tuple[Callable[..., Any], str | None]:
     """The function of the table's entry ``name``, and the method's name for ``jax.Array``'s."""
-    if name.startswith(contract.ARRAY_METHODS):
-        method = name.removeprefix(contract.ARRAY_METHODS)
+    if name.startswith(contract.ARRAY_METHOD_PREFIX):
+        method = name.removeprefix(contract.ARRAY_METHOD_PREFIX)
         return getattr(jax.Array, method), method
     module, _, attribute = name.rpartition(".")
     return getattr(importlib.import_module(module), attribute), None

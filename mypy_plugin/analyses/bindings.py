@@ -69,13 +69,13 @@ from mypy.types import AnyType, Instance, NoneType, TupleType, Type, get_proper_
 from mypy_plugin.analyses.values import returned_type
 from mypy_plugin.lib import fullnames, mypy_internals, statements, types
 
-ARRAY: Final = "jax.Array"
+ARRAY_KIND: Final = "jax.Array"
 """The kind of every JAX array (``jax.Array`` and its subclasses, tracers included)."""
 SAME: Final = "same"
 """The kind of a value made from the variable itself in a way that keeps an array an array."""
 UNKNOWN: Final = None
 Kind = str | None
-"""What a value is, by the full name of its class (``ARRAY`` for any JAX array), ``SAME``, or
+"""What a value is, by the full name of its class (``ARRAY_KIND`` for any JAX array), ``SAME``, or
 ``UNKNOWN``."""
 KEEPING_METHODS: Final = frozenset(
     {
@@ -87,13 +87,13 @@ KEEPING_METHODS: Final = frozenset(
 """Methods of an array that return an array of its own kind (JAX's and NumPy's alike)."""
 UPDATE_METHODS: Final = frozenset({"set", "add", "subtract", "multiply", "divide", "power", "min", "max", "apply", "get"})
 """The methods of ``x.at[i]``: each returns a JAX array."""
-STORING_METHODS: Final = {"append": 0, "insert": 1, "setdefault": 1, "__setitem__": 1, "add": 0}
+ITEM_STORES: Final = {"append": 0, "insert": 1, "setdefault": 1, "__setitem__": 1, "add": 0}
 """Methods that store a value into a container, with the position of the value stored."""
-UNKNOWN_STORES: Final = frozenset({"update", "extend", "__ior__"})
+UNREAD_STORES: Final = frozenset({"update", "extend", "__ior__"})
 """Methods that store values the analysis does not read one by one."""
 
 
-class Binding:
+class BoundValue:
     """One binding of a variable: the value bound (None where it cannot be read, as for a
     ``for`` target), and whether mypy may have taken the variable's type from it."""
 
@@ -112,9 +112,9 @@ class Bindings:
 
     def __init__(self, tree: MypyFile) -> None:
         self.module = tree.fullname
-        self.of_var: dict[int, list[Binding]] = {}
-        self.stored_items: dict[int, list[Binding]] = {}
-        self.set_attributes: dict[tuple[str, str], list[Binding]] = {}
+        self.of_var: dict[int, list[BoundValue]] = {}
+        self.stored_items: dict[int, list[BoundValue]] = {}
+        self.set_attributes: dict[tuple[str, str], list[BoundValue]] = {}
         self.read(tree.defs, receiver=None, info=None)
 
     # Questions
@@ -142,7 +142,7 @@ class Bindings:
             # Python's own constants (True) and names declared Final are bound once
             elsewhere = node.kind == GDEF and not var.fullname.startswith(self.module + ".")
             return not elsewhere or var.fullname.startswith("builtins.") or var.is_final
-        return agree(found, kind_of_type(var.type), annotated=not var.is_inferred)
+        return agree(found, type_kind(var.type), annotated=not var.is_inferred)
 
     def item_holds(self, node: IndexExpr) -> bool:
         """An item of a variable: the variable's own bindings, and every value stored into its
@@ -154,7 +154,7 @@ class Bindings:
         if not self.name_holds(base):
             return False
         stores = self.stored_items.get(id(base.node), [])
-        return agree(stores, kind_of_type(item_type(base.node.type)), annotated=False)
+        return agree(stores, type_kind(item_type(base.node.type)), annotated=False)
 
     def attribute_holds(self, node: MemberExpr) -> bool:
         """``self.x`` in a method of a class of the module: every ``self.x = ...`` in its
@@ -168,7 +168,7 @@ class Bindings:
         member = proper.type.get(node.name)
         if not found or member is None or not isinstance(member.node, Var):
             return True
-        return agree(found, kind_of_type(member.node.type), annotated=not member.node.is_inferred)
+        return agree(found, type_kind(member.node.type), annotated=not member.node.is_inferred)
 
     # Reading the tree
 
@@ -201,7 +201,7 @@ class Bindings:
 
     def parameters(self, function: FuncDef) -> None:
         for argument in function.arguments:
-            self.bind(argument.variable, Binding(None, None, typing=True))
+            self.bind(argument.variable, BoundValue(None, None, typing=True))
 
     def statement(self, node: Statement, receiver: str | None, info: TypeInfo | None) -> None:
         if isinstance(node, AssignmentStmt):
@@ -209,9 +209,9 @@ class Bindings:
                 self.assigned(target, node.rvalue, receiver, info)
         elif isinstance(node, OperatorAssignmentStmt):
             if isinstance(node.lvalue, NameExpr):
-                self.named(node.lvalue, Binding(node.lvalue, node.lvalue, typing=False))
+                self.named(node.lvalue, BoundValue(node.lvalue, node.lvalue, typing=False))
             elif isinstance(node.lvalue, IndexExpr):
-                self.stored(node.lvalue.base, Binding(node.lvalue, node.lvalue, typing=False))
+                self.stored(node.lvalue.base, BoundValue(node.lvalue, node.lvalue, typing=False))
         elif isinstance(node, ForStmt):
             self.unknown_targets(node.index)
         elif isinstance(node, WithStmt):
@@ -226,34 +226,34 @@ class Bindings:
             self.unknown_targets(node.expr)
         elif isinstance(node, ExpressionStmt) and isinstance(node.expr, CallExpr) and isinstance(node.expr.callee, MemberExpr):
             call, callee = node.expr, node.expr.callee
-            if callee.name in STORING_METHODS and len(call.args) > STORING_METHODS[callee.name]:
-                self.stored(callee.expr, Binding(call.args[STORING_METHODS[callee.name]], None, typing=False))
-            elif callee.name in UNKNOWN_STORES:
-                self.stored(callee.expr, Binding(None, None, typing=False))
+            if callee.name in ITEM_STORES and len(call.args) > ITEM_STORES[callee.name]:
+                self.stored(callee.expr, BoundValue(call.args[ITEM_STORES[callee.name]], None, typing=False))
+            elif callee.name in UNREAD_STORES:
+                self.stored(callee.expr, BoundValue(None, None, typing=False))
 
     def assigned(self, target: Expression, value: Expression | None, receiver: str | None, info: TypeInfo | None) -> None:
         if isinstance(target, NameExpr):
-            self.named(target, Binding(value, source_of(value, target), typing=True))
+            self.named(target, BoundValue(value, source_of(value, target), typing=True))
         elif isinstance(target, (TupleExpr, ListExpr)):
             items = value.items if isinstance(value, (TupleExpr, ListExpr)) and len(value.items) == len(target.items) else None
             for position, item in enumerate(target.items):
                 self.assigned(item, items[position] if items is not None else None, receiver, info)
         elif isinstance(target, IndexExpr):
-            self.stored(target.base, Binding(value, None, typing=False))
+            self.stored(target.base, BoundValue(value, None, typing=False))
         elif isinstance(target, MemberExpr) and info is not None and isinstance(target.expr, NameExpr) and target.expr.name == receiver:
             found = self.set_attributes.setdefault((info.fullname, target.name), [])
-            found.append(Binding(value, None, typing=not found))
+            found.append(BoundValue(value, None, typing=not found))
 
-    def named(self, target: NameExpr, binding: Binding) -> None:
+    def named(self, target: NameExpr, binding: BoundValue) -> None:
         if isinstance(target.node, Var):
             self.bind(target.node, binding)
 
-    def bind(self, var: Var, binding: Binding) -> None:
+    def bind(self, var: Var, binding: BoundValue) -> None:
         found = self.of_var.setdefault(id(var), [])
         binding.typing = binding.typing and not found  # mypy infers from the first binding only
         found.append(binding)
 
-    def stored(self, container: Expression, binding: Binding) -> None:
+    def stored(self, container: Expression, binding: BoundValue) -> None:
         if isinstance(container, NameExpr) and isinstance(container.node, Var):
             self.stored_items.setdefault(id(container.node), []).append(binding)
 
@@ -261,13 +261,13 @@ class Bindings:
         """Targets bound to values not read here (a ``for`` target, ``with ... as``, ``except
         ... as``, ``del``): mypy may type the variable from the first of them."""
         if isinstance(target, NameExpr):
-            self.named(target, Binding(None, None, typing=True))
+            self.named(target, BoundValue(None, None, typing=True))
         elif isinstance(target, (TupleExpr, ListExpr)):
             for item in target.items:
                 self.unknown_targets(item)
 
 
-def agree(found: list[Binding], expected: Kind, annotated: bool) -> bool:
+def agree(found: list[BoundValue], expected: Kind, annotated: bool) -> bool:
     """Whether every binding gives a value of kind ``expected``: a binding whose value cannot be
     read counts only where mypy may have typed the variable from it."""
     if expected is UNKNOWN:
@@ -275,8 +275,8 @@ def agree(found: list[Binding], expected: Kind, annotated: bool) -> bool:
     if expected == fullnames.JIT_WRAPPED and len(found) > 1:
         return False  # what mypy keeps of a jitted function (its signature, what it donates) is its first binding's
     for binding in found:
-        kind = kind_of(binding.value, binding.source) if binding.value is not None else UNKNOWN
-        if kind == SAME and expected in (ARRAY, "numpy.ndarray"):
+        kind = value_kind(binding.value, binding.source) if binding.value is not None else UNKNOWN
+        if kind == SAME and expected in (ARRAY_KIND, "numpy.ndarray"):
             continue
         if kind is UNKNOWN and (annotated or binding.typing):
             continue
@@ -285,7 +285,7 @@ def agree(found: list[Binding], expected: Kind, annotated: bool) -> bool:
     return True
 
 
-def kind_of(node: Expression, source: Expression | None) -> Kind:
+def value_kind(node: Expression, source: Expression | None) -> Kind:
     """The kind of the value ``node`` makes, read from the code (``source``: the variable it
     is made from, for ``SAME``; ``node`` itself for an augmented assignment, ``x += 1``)."""
     if node is source:
@@ -304,15 +304,15 @@ def kind_of(node: Expression, source: Expression | None) -> Kind:
     if isinstance(node, NameExpr) and node.fullname == "builtins.None":
         return "builtins.None"
     if isinstance(node, ConditionalExpr):
-        kinds = {kind_of(node.if_expr, source), kind_of(node.else_expr, source)}
+        kinds = {value_kind(node.if_expr, source), value_kind(node.else_expr, source)}
         return kinds.pop() if len(kinds) == 1 else UNKNOWN
-    if source is not None and made_from(node, source):
+    if source is not None and derived_from(node, source):
         return SAME
     if isinstance(node, CallExpr) and isinstance(node.callee, RefExpr):
         callee = node.callee.node
         if isinstance(callee, TypeInfo):
-            return ARRAY if types.is_array(Instance(callee, [])) else callee.fullname
-        return kind_of_type(returned_type(callee))
+            return ARRAY_KIND if types.is_array(Instance(callee, [])) else callee.fullname
+        return type_kind(returned_type(callee))
     return UNKNOWN
 
 
@@ -325,24 +325,24 @@ LITERALS: Final[dict[type, str]] = {
 }
 
 
-def made_from(node: Expression, source: Expression) -> bool:
+def derived_from(node: Expression, source: Expression) -> bool:
     """Whether ``node`` is the variable ``source`` put through what keeps an array an array:
     arithmetic with it as an operand, one of its ``KEEPING_METHODS``, ``x.at[i].set(v)``."""
     if isinstance(node, OpExpr) and node.op not in ("and", "or"):
-        return same_name(node.left, source) or same_name(node.right, source) or made_from(node.left, source)
+        return same_variable(node.left, source) or same_variable(node.right, source) or derived_from(node.left, source)
     if isinstance(node, UnaryExpr) and node.op in ("-", "+", "~"):
-        return same_name(node.expr, source)
+        return same_variable(node.expr, source)
     if isinstance(node, CallExpr) and isinstance(node.callee, MemberExpr):
         receiver = node.callee.expr
         if node.callee.name in UPDATE_METHODS and isinstance(receiver, IndexExpr) and isinstance(receiver.base, MemberExpr):
-            return receiver.base.name == "at" and same_name(receiver.base.expr, source)
-        return node.callee.name in KEEPING_METHODS and (same_name(receiver, source) or made_from(receiver, source))
+            return receiver.base.name == "at" and same_variable(receiver.base.expr, source)
+        return node.callee.name in KEEPING_METHODS and (same_variable(receiver, source) or derived_from(receiver, source))
     if isinstance(node, MemberExpr) and node.name == "T":
-        return same_name(node.expr, source)
+        return same_variable(node.expr, source)
     return False
 
 
-def same_name(node: Expression, source: Expression) -> bool:
+def same_variable(node: Expression, source: Expression) -> bool:
     return isinstance(node, NameExpr) and isinstance(source, NameExpr) and node.node is not None and node.node is source.node
 
 
@@ -351,16 +351,16 @@ def source_of(value: Expression | None, target: NameExpr) -> Expression | None:
     return target if value is not None else None
 
 
-def kind_of_type(typ: Type | None) -> Kind:
+def type_kind(typ: Type | None) -> Kind:
     """The kind of the values of ``typ``: an array's, a class's full name; unknown for ``Any``,
     a union and what else is not one class."""
     proper = get_proper_type(typ) if typ is not None else None
     if isinstance(proper, Instance):
         if types.instance_of(proper, fullnames.JIT_WRAPPED):
             return fullnames.JIT_WRAPPED
-        return ARRAY if types.is_array(proper) else proper.type.fullname
+        return ARRAY_KIND if types.is_array(proper) else proper.type.fullname
     if isinstance(proper, TupleType):
-        return "builtins.tuple"
+        return proper.partial_fallback.type.fullname  # a NamedTuple's own class, else builtins.tuple
     if isinstance(proper, NoneType):
         return "builtins.None"
     if isinstance(proper, AnyType):

@@ -256,7 +256,7 @@ class Calls(Expressions):
         if method in sites.CONVERTING_METHODS:
             self.site(CONVERT, node, node.callee.expr, f'".{method}()"')
             return None
-        self.concrete_arguments(node, contract.ARRAY_METHODS + method, contract.method_parameters(method), args, f'".{method}()"')
+        self.concrete_arguments(node, contract.ARRAY_METHOD_PREFIX + method, contract.method_parameters(method), args, f'".{method}()"')
         if contract.method_makes_shape(method) and "size" not in node.arg_names:
             self.site(NO_SIZE, node, node.callee.expr, f'".{method}()"')
         return TRACED

@@ -25,7 +25,7 @@ from typing import Any, Final, NamedTuple
 from mypy_plugin.lib import release
 
 FOLDER: Final = Path(__file__).resolve().parent.parent / "contract"
-ARRAY_METHODS: Final = "jax.Array."
+ARRAY_METHOD_PREFIX: Final = "jax.Array."
 """The prefix of the table's entries for methods of ``jax.Array`` (``jax.Array.sum``)."""
 RUNS: Final = "runs"
 ALONE: Final = "traced alone"
@@ -182,7 +182,7 @@ def concrete_parameters(fullname: str) -> tuple[Concrete, ...]:
 
 def method_parameters(method: str) -> tuple[Concrete, ...]:
     """The parameters of ``jax.Array.<method>`` that must be concrete."""
-    return contract().concrete.get(ARRAY_METHODS + method, ())
+    return contract().concrete.get(ARRAY_METHOD_PREFIX + method, ())
 
 
 def makes_shape(fullname: str) -> bool:
@@ -191,7 +191,7 @@ def makes_shape(fullname: str) -> bool:
 
 
 def method_makes_shape(method: str) -> bool:
-    return ARRAY_METHODS + method in contract().shape_making
+    return ARRAY_METHOD_PREFIX + method in contract().shape_making
 
 
 def rejects_keyword(fullname: str, keyword: str) -> bool:

@@ -208,7 +208,7 @@ def name_refusal(api: CheckerPluginInterface, place: NameExpr, value_type: Type)
 
 def attribute_refusal(api: CheckerPluginInterface, place: MemberExpr, value_type: Type) -> str | None:
     what = f'"{source(place)}"'
-    owner = instance_of(mypy_internals.checked_type(api, place.expr))
+    owner = class_instance(mypy_internals.checked_type(api, place.expr))
     if isinstance(place.expr, NameExpr) and isinstance(place.expr.node, MypyFile):  # module.name
         return declared_refusal(api, what, place.node.type if isinstance(place.node, Var) else None, value_type)
     if owner is None:
@@ -279,7 +279,7 @@ def lift(
     that type-checks and runs for that container."""
     if isinstance(place, MemberExpr):
         owner_type = mypy_internals.checked_type(api, place.expr)
-        owner = instance_of(owner_type)
+        owner = class_instance(owner_type)
         if owner is None:
             return None
         field = find_member(place.name, owner, owner)
@@ -314,7 +314,7 @@ def lift(
     return None
 
 
-def instance_of(typ: Type) -> Instance | None:
+def class_instance(typ: Type) -> Instance | None:
     """The class instance a value of ``typ`` is: a NamedTuple's class for its tuple type."""
     proper = get_proper_type(typ)
     if isinstance(proper, TupleType):

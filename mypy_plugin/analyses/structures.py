@@ -178,7 +178,7 @@ Binding = tuple[Expression, tuple[int, ...]]
 value`` binds ``c`` to ``(value, (1, 1))``)."""
 
 
-class Reader:
+class StructureReader:
     """Reads structures from expressions, with what is known of names: parameters that hold
     what JAX passes, and names assigned once by ``name = value`` or unpacking (read through
     their value)."""
@@ -279,7 +279,7 @@ class Returns(flow.Flow[None]):
         super().__init__()
         self.function = function
         assigned = assignments(function.body)
-        self.reader = Reader(
+        self.reader = StructureReader(
             {name: found for name, found in parameters.items() if name not in assigned},
             {name: bound for name, (bound, *more) in assigned.items() if bound is not None and not more},
         )
@@ -308,7 +308,7 @@ class Returns(flow.Flow[None]):
 
 def of_expression(node: Expression) -> Structure:
     """The structure of an expression read alone (a literal, ``None``, a number)."""
-    return Reader({}, {}).value(node)
+    return StructureReader({}, {}).value(node)
 
 
 def assignments(block: Block) -> dict[str, list[Binding | None]]:

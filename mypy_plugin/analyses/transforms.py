@@ -270,7 +270,7 @@ def decorated(decorator: Decorator) -> TransformedFunction | None:
     return traced_function(decorator.func, [found for _, found in stack], written)
 
 
-def called(call: CallExpr, module: str) -> TransformedFunction | None:
+def transformed_by(call: CallExpr, module: str) -> TransformedFunction | None:
     """``jax.jit(f, ...)`` (or any of ``TRANSFORMS``) for a plain function ``f`` of ``module``
     or a lambda."""
     if not isinstance(call.callee, RefExpr) or call.callee.fullname not in TRANSFORMS:

@@ -115,18 +115,18 @@ def only_for_type_checkers(api: CheckerPluginInterface, node: Context) -> bool:
     for outer, inner in zip(chain, chain[1:]):
         if not isinstance(outer, IfStmt) or len(outer.expr) != 1:
             continue
-        checking = type_checking_test(outer.expr[0])
+        checking = type_checking_condition(outer.expr[0])
         block = outer.body[0] if checking else outer.else_body if checking is False else None
         if block is not None and any(statement is inner for statement in block.body):
             return True
     return False
 
 
-def type_checking_test(test: Expression) -> bool | None:
+def type_checking_condition(test: Expression) -> bool | None:
     """True for ``TYPE_CHECKING`` (``typing.TYPE_CHECKING``), False for ``not TYPE_CHECKING``,
     None for any other test."""
     if isinstance(test, UnaryExpr) and test.op == "not":
-        inner = type_checking_test(test.expr)
+        inner = type_checking_condition(test.expr)
         return None if inner is None else not inner
     if isinstance(test, (NameExpr, MemberExpr)) and test.name == "TYPE_CHECKING":
         return True

@@ -9,10 +9,10 @@ depends on it stays silent.
 
 from __future__ import annotations
 
-import re
+from mypy_plugin.lib.release import parse_version
 
 
-class Installed:
+class LibraryReleases:
     """The installed releases this run reads; one instance, ``INSTALLED``."""
 
     __slots__ = ("flax",)
@@ -24,21 +24,7 @@ class Installed:
     def remember(self, versions: dict[str, str | None]) -> None:
         """Keep the releases of a start-up's versions (``installed.Installed.config_data``)."""
         flax = versions.get("flax")
-        self.flax = release_of(flax) if flax else None
+        self.flax = parse_version(flax)[:3] or None if flax else None
 
 
-def release_of(version: str) -> tuple[int, ...] | None:
-    """``0.12.8`` -> ``(0, 12, 8)``; a pre-release counts as its release (``0.10.2rc1`` ->
-    ``(0, 10, 2)``); None where it starts with no number."""
-    parts = []
-    for part in version.split("+")[0].split(".")[:3]:
-        digits = re.match(r"\d+", part)
-        if digits is None:
-            break
-        parts.append(int(digits.group()))
-        if digits.end() < len(part):
-            break
-    return tuple(parts) or None
-
-
-INSTALLED = Installed()
+INSTALLED = LibraryReleases()

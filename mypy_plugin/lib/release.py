@@ -18,12 +18,17 @@ Release = tuple[int, int, int]
 
 
 def parse_version(version: str) -> tuple[int, ...]:
-    """``1.19.0+dev.abc`` -> ``(1, 19, 0)``; unreadable parts end the tuple."""
+    """``1.19.0+dev.abc`` -> ``(1, 19, 0)``; a pre-release counts as its release (``0.10.2rc1`` ->
+    ``(0, 10, 2)``); a part that starts with no number ends the tuple (empty for ``dev``). The
+    one reading of a version in the package: JAX's, mypy's, Flax's, a table's."""
     parts: list[int] = []
     for part in version.split("+")[0].split("."):
-        if not part.isdigit():
+        digits = len(part) - len(part.lstrip("0123456789"))
+        if digits == 0:
             break
-        parts.append(int(part))
+        parts.append(int(part[:digits]))
+        if digits < len(part):
+            break
     return tuple(parts)
 
 
@@ -38,26 +43,6 @@ NEGATIVE_ARGNUMS_BY_SIGNATURE: Final[Release] = (0, 12, 0)
 against the function's positional parameters (when it takes no ``*args``); before, against each
 call's positional arguments (``jax/_src/api_util.py``, ``infer_argnums_and_argnames``)."""
 
-
-TILE_RAISES_TYPE_ERROR: Final[Release] = (0, 9, 0)
-"""From this release, ``jnp.tile`` given a traced ``reps`` raises ``TypeError`` (parameters of
-jaxpr equations must be hashable); before, ``TracerArrayConversionError`` (measured release by
-release)."""
-
-
-STATIC_PARAMETERS_HASHED: Final[Release] = (0, 7, 0)
-"""From this release, a tracer given to a static parameter of a ``jax.lax`` primitive
-(``lax.slice``'s indices, ``lax.broadcast``'s sizes) raises ``TypeError`` (parameters of jaxpr
-equations must be hashable); before, ``TracerArrayConversionError`` (measured on 0.4.31, 0.7.2,
-0.10.2 and 0.12.0.1)."""
-
-BROADCAST_COMPARES_SHAPES: Final[Release] = (0, 8, 2)
-"""From this release, ``lax.broadcast`` and ``lax.broadcast_in_dim`` compare the shape they are
-given first, so a traced size raises ``TracerBoolConversionError`` there."""
-
-RESIZE_RAISES_VALUE_ERROR: Final[Release] = (0, 4, 36)
-"""From this release, ``jnp.resize`` given a traced shape raises ``ValueError`` (non-hashable
-static arguments); before, ``TracerIntegerConversionError``."""
 
 TRACERS_UNHASHABLE: Final[Release] = (0, 4, 36)
 """From this release, hashing a tracer (a dict looked up with it) raises ``TypeError``; before, it

@@ -29,7 +29,6 @@ MethodSignatureHook = Callable[[MethodSigContext], FunctionLike]
 MethodHook = Callable[[MethodContext], Type]
 FunctionSignatureHook = Callable[[FunctionSigContext], FunctionLike]
 FunctionHook = Callable[[FunctionContext], Type]
-SignatureHook = MethodSignatureHook | FunctionSignatureHook
 
 
 class Rule:

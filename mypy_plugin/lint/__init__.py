@@ -107,7 +107,7 @@ def run(paths: list[str], form: str, request: FixRequest | None = None) -> int:
         say(str(error))
         return 2
     if checked.stopped_at is not None:
-        stopped = output.Report.of(checked.stopped_at)
+        stopped = output.LintReport.of(checked.stopped_at)
         say(
             f"mypy cannot check past {stopped.where}: {stopped.message}"
             if stopped.file != "None"
@@ -134,7 +134,7 @@ def run(paths: list[str], form: str, request: FixRequest | None = None) -> int:
 
 def checked_and_shown(
     targets: list[str], found: settings.Settings, shadows: dict[str, str] | None = None
-) -> tuple[checking.Checked, list[output.Report]]:
+) -> tuple[checking.Checked, list[output.LintReport]]:
     """One check of ``targets`` (``shadows`` as ``checking.check`` takes them), and the reports
     it shows (none where mypy stopped)."""
     from mypy_plugin.lint import checking
@@ -143,7 +143,7 @@ def checked_and_shown(
     return checked, visible(checked, found) if checked.stopped_at is None else []
 
 
-def visible(checked: checking.Checked, found: settings.Settings) -> list[output.Report]:
+def visible(checked: checking.Checked, found: settings.Settings) -> list[output.LintReport]:
     """The reports to show: not of a disabled code, nor a notebook's displayed value, in order,
     each with the fix it offers."""
     from mypy_plugin.lint import notebooks, output
@@ -152,7 +152,7 @@ def visible(checked: checking.Checked, found: settings.Settings) -> list[output.
     reports = sorted(
         (
             report
-            for report in map(output.Report.of, checked.errors)
+            for report in map(output.LintReport.of, checked.errors)
             if report.code not in found.disable and not (report.code == notebooks.SHOWN_CODE and report.line in shown.get(report.file, ()))
         ),
         key=lambda report: (report.file, report.line, report.column),
@@ -172,8 +172,13 @@ class Fixed:
 
 
 def fix(
-    targets: list[str], found: settings.Settings, checked: checking.Checked, reports: list[output.Report], request: FixRequest, fixed: Fixed
-) -> tuple[checking.Checked, list[output.Report]]:
+    targets: list[str],
+    found: settings.Settings,
+    checked: checking.Checked,
+    reports: list[output.LintReport],
+    request: FixRequest,
+    fixed: Fixed,
+) -> tuple[checking.Checked, list[output.LintReport]]:
     """Apply the fixes the reports offer, checking again after each round, until none is left
     to apply; a file whose fixes would not compile, or would bring a report it did not have, is
     left as it was. Returns the last check and its reports."""

@@ -48,7 +48,7 @@ UNDEFINED_NAME: Final = re.compile(r'^Name "(?P<name>[\w.]+)" is not defined')
 UNEXPECTED_KEYWORD: Final = re.compile(r'^Unexpected keyword argument "(?P<keyword>\w+)" for ')
 IGNORED: Final = re.compile(r"#\s*type:\s*ignore\[(?P<codes>[^\]]*)\]")
 
-REMOVED: Final = '"{name}" was removed in JAX {release}; JAX raises AttributeError'
+REMOVED_ATTRIBUTE: Final = '"{name}" was removed in JAX {release}; JAX raises AttributeError'
 REMOVED_IMPORT: Final = '"{name}" was removed in JAX {release}; the import raises ImportError'
 REMOVED_MODULE: Final = 'Module "{name}" was removed in JAX {release}; the import raises {raised}'
 READ_BY: Final = 'The annotation at line {line} is evaluated here, by "{reader}"'
@@ -114,7 +114,7 @@ def translated(
     codes (mypy's JSON objects, their notes in ``hint``). ``source`` gives a file's text;
     ``python`` is the release the project runs on (mypy's ``python_version``)."""
     found = []
-    read = Reader(source, python)
+    read = SourcesRead(source, python)
     for error in errors:
         if error.get("severity") != "error" or error.get("code") not in ("attr-defined", "name-defined", "call-arg"):
             continue
@@ -137,7 +137,7 @@ def removed_imports(paths: list[str], source: Callable[[str], str | None], pytho
     (unless the package still binds the name, as ``jax`` binds ``config``). Only files whose
     imports name a removed module's last part are parsed."""
     found = []
-    read = Reader(source, python)
+    read = SourcesRead(source, python)
     mentions = removed_module_mentions()
     for path in paths:
         text = source(path)
@@ -170,7 +170,7 @@ def shown_path(path: str) -> str:
     return path if relative.startswith("..") else relative
 
 
-class Reader:
+class SourcesRead:
     """Each file's ``Names``, read once (None where it cannot be read)."""
 
     def __init__(self, source: Callable[[str], str | None], python: tuple[int, int]) -> None:
@@ -266,7 +266,7 @@ def removed_name(error: dict[str, Any], names: Names) -> dict[str, Any] | None:
     if gone is None:
         return None
     notes = [REPLACED_BY.format(replacement=gone.replacement) if gone.replacement else SEE_THE_CHANGELOG, MYPY_SAYS.format(message=message)]
-    template = REMOVED_IMPORT if raised == "ImportError" else REMOVED
+    template = REMOVED_IMPORT if raised == "ImportError" else REMOVED_ATTRIBUTE
     return {**made_from(error, REMOVED_NAME, template.format(name=gone.fullname, release=gone.release), notes), "raised": raised}
 
 

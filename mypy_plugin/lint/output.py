@@ -15,7 +15,7 @@ from typing import Any, Final
 FORMS: Final = ("text", "github", "json")
 
 
-class Report:
+class LintReport:
     """One error of the plugin and its notes."""
 
     __slots__ = ("file", "line", "column", "code", "message", "notes", "fix")
@@ -26,7 +26,7 @@ class Report:
         """The fix it offers (``lib/fixes.py``'s ``Fix.as_json``), where one is known."""
 
     @classmethod
-    def of(cls, error: dict[str, Any]) -> Report:
+    def of(cls, error: dict[str, Any]) -> LintReport:
         """From mypy's JSON object (its column counts from 0), the note that carries the fix
         taken out of the notes (``lib/fixes.py``)."""
         from mypy_plugin.lib import fixes
@@ -86,11 +86,11 @@ def escape(text: str, is_property: bool) -> str:
     return text.replace(":", "%3A").replace(",", "%2C") if is_property else text
 
 
-def lines(reports: Iterable[Report], form: str) -> list[str]:
+def lines(reports: Iterable[LintReport], form: str) -> list[str]:
     return [line for report in reports for line in getattr(report, form)()]
 
 
-def summary(reports: list[Report], sources: int, rechecked: int | None) -> str:
+def summary(reports: list[LintReport], sources: int, rechecked: int | None) -> str:
     """The last line of the text form, in mypy's words, and how much came from the cache."""
     files = len({report.file for report in reports})
     checked = f"{sources} source file{'s' if sources != 1 else ''}"
@@ -103,7 +103,7 @@ def summary(reports: list[Report], sources: int, rechecked: int | None) -> str:
     )
 
 
-def fix_summary(reports: list[Report], fixed: int, files: set[str], unsafe: bool, diff: bool) -> str:
+def fix_summary(reports: list[LintReport], fixed: int, files: set[str], unsafe: bool, diff: bool) -> str:
     """What was fixed (or would be, with ``--diff``), and what of what is left a fix offers."""
     said = []
     if fixed:

@@ -117,7 +117,7 @@ def read_after(api: CheckerPluginInterface, call: CallExpr, name: str, pytree: b
     if not isinstance(holding, (ExpressionStmt, AssignmentStmt)) or binds(holding, name) or any(map(transformed, chain)):
         return None
     after = checked_module.statements_after(api, chain)
-    return Reader(name, pytree).statements(after) if after is not None else None
+    return FirstRead(name, pytree).statements(after) if after is not None else None
 
 
 def transformed(statement: Statement) -> bool:
@@ -141,7 +141,7 @@ class Path:
         self.bound = bound
 
 
-class Reader(flow.Flow[Path]):
+class FirstRead(flow.Flow[Path]):
     """Reads statements in the order they run for the first read of one name's values, on each
     path until the name is bound again. Reads in the body of a ``try`` with handlers are not
     taken (a handler may catch what JAX raises); a ``match`` subject is not taken for a read."""

@@ -80,7 +80,7 @@ FUNCTION_FIELDS: Final[dict[str, tuple[tuple[int, str], ...]]] = {
 ``operation``, ``WeightNorm``'s norm), or unless the constructor is given something else at the
 parameters named (by position, ``-1`` for keyword only): ``MLP``'s activations default to
 functions, ``Lambda`` wraps what it is given."""
-EQUINOX_MODULE: Final = "equinox._module._module.Module"
+EQUINOX_MODULE_CLASS: Final = "equinox._module._module.Module"
 JITTED_CALL: Final = "jax._src.pjit.JitWrapped.__call__"
 DEPTH: Final = 3
 """How many of the module's own classes, each holding the next, are followed."""
@@ -118,7 +118,7 @@ def on_jitted_call(ctx: MethodContext) -> Type:
         (arg, typ.type)
         for args, types in zip(ctx.args, ctx.arg_types)
         for arg, typ in zip(args, map(get_proper_type, types))
-        if isinstance(typ, Instance) and typ.type.has_base(EQUINOX_MODULE) and bindings.holds(ctx.api, arg)
+        if isinstance(typ, Instance) and typ.type.has_base(EQUINOX_MODULE_CLASS) and bindings.holds(ctx.api, arg)
     ]
     tree = mypy_internals.module_tree(ctx.api) if given else None
     if tree is None:
@@ -166,7 +166,7 @@ def untraceable_field(info: TypeInfo, module: str, depth: int) -> Held | None:
     """The first field of ``info`` (or of a base of the same module) that holds a function or
     a string whenever an instance is made, and that Equinox does not keep static."""
     for cls in info.mro:
-        if cls.module_name != module or cls.fullname == EQUINOX_MODULE:
+        if cls.module_name != module or cls.fullname == EQUINOX_MODULE_CLASS:
             continue
         static = static_fields(cls)
         for field, value, default in set_fields(cls):
@@ -179,7 +179,7 @@ def untraceable_field(info: TypeInfo, module: str, depth: int) -> Held | None:
                 if fields is not None and holds_a_function(value, fields):
                     return Held(cls, field, value, default=default)
                 inner = value.callee.node
-                if depth > 1 and isinstance(inner, TypeInfo) and inner.module_name == module and inner.has_base(EQUINOX_MODULE):
+                if depth > 1 and isinstance(inner, TypeInfo) and inner.module_name == module and inner.has_base(EQUINOX_MODULE_CLASS):
                     held = untraceable_field(inner, module, depth - 1)
                     if held is not None and not held.default:
                         held.through.insert(0, f'"{field}" of "{cls.name}"')
@@ -286,7 +286,7 @@ def transformed_callee(call: CallExpr, module: str) -> TransformedFunction | Non
     if isinstance(callee, NameExpr) and isinstance(callee.node, Decorator):
         return transforms.decorated(callee.node)
     if isinstance(callee, CallExpr):
-        return transforms.called(callee, module)
+        return transforms.transformed_by(callee, module)
     return None
 
 

@@ -96,7 +96,7 @@ DEPTH: Final = 3
 
 CHANGED_OUTSIDE: Final = '"{name}" is made outside {transform} and {change} in it; Flax raises TraceContextError'
 DRAWN: Final = "a random stream of it drawn"
-SET: Final = 'its Variable "{variable}" set'
+VARIABLE_SET: Final = 'its Variable "{variable}" set'
 SET_IN_METHOD: Final = 'its Variable "{variable}" set (line {line})'
 DRAWN_IN_METHOD: Final = 'its "{rngs}" drawn (line {line})'
 JAX_DROPS_IT: Final = "Given to {transform} as an argument it runs, but the change is lost when the trace ends"
@@ -116,7 +116,7 @@ class Change:
 
     def described(self) -> str:
         if self.line is None:
-            return DRAWN if self.rngs else SET.format(variable=self.attribute)
+            return DRAWN if self.rngs else VARIABLE_SET.format(variable=self.attribute)
         if self.rngs:
             return DRAWN_IN_METHOD.format(rngs=f"self.{self.attribute}", line=self.line)
         return SET_IN_METHOD.format(variable=self.attribute, line=self.line)
@@ -194,7 +194,7 @@ def traced_functions(tree: MypyFile) -> list[TransformedFunction]:
         if isinstance(node, Decorator):
             found.extend(filter(None, [transforms.decorated(node)]))
         elif isinstance(node, CallExpr):
-            found.extend(filter(None, [transforms.called(node, tree.fullname)]))
+            found.extend(filter(None, [transforms.transformed_by(node, tree.fullname)]))
             found.extend(transforms.lax_bodies(node, tree.fullname))
     return found
 

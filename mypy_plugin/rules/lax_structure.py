@@ -62,7 +62,7 @@ def on_loop(ctx: FunctionContext) -> Type:
         return ctx.default_return_type
     printed, body_at, init_at, carry_position = LOOPS[fullname]
     body = passed_function(call, body_at, tree.fullname)
-    init = passed(call, init_at)
+    init = argument_index(call, init_at)
     if body is None or init is None:
         return ctx.default_return_type
     initial = structure_of_argument(ctx, call, init)
@@ -96,7 +96,7 @@ def on_branches(ctx: FunctionContext) -> Type:
     printed, places, first_operand = BRANCHES[fullname]
     functions: list[FuncItem] = []
     for place in places:
-        index = passed(call, place)
+        index = argument_index(call, place)
         if index is None:
             return ctx.default_return_type
         node = call.args[index]
@@ -137,19 +137,14 @@ def branch_structure(ctx: FunctionContext, call: CallExpr, function: FuncItem, o
     return found.pop() if len(found) == 1 else None
 
 
-def carry_of(returned: Structure) -> Structure:
-    """The carry of what a ``lax.scan`` body returns: the first of a pair."""
-    return returned.items[0] if isinstance(returned, structures.Node) and structures.pair(returned) else None
-
-
-def passed(call: CallExpr, place: tuple[int, str]) -> int | None:
+def argument_index(call: CallExpr, place: tuple[int, str]) -> int | None:
     """The index of the one argument written for a parameter (by position or name)."""
     written = arguments.written_for(call, *place)
     return written[0] if len(written) == 1 else None
 
 
 def passed_function(call: CallExpr, place: tuple[int, str], module: str) -> FuncItem | None:
-    index = passed(call, place)
+    index = argument_index(call, place)
     return transforms.function_of(call.args[index], module) if index is not None else None
 
 

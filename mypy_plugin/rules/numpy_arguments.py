@@ -34,7 +34,7 @@ FUNCTION_CODE: Final = errorcodes.UNSUPPORTED_FUNCTION
 
 ARRAY_METHOD: Final = fullnames.ARRAY + "."
 
-REMOVED: Final = '"{callee}" no longer accepts {parameters} (since JAX {release}); JAX raises {exception}'
+NO_LONGER_ACCEPTED: Final = '"{callee}" no longer accepts {parameters} (since JAX {release}); JAX raises {exception}'
 UNSUPPORTED: Final = '"{callee}" does not support {argument}; JAX raises {exception}'
 NOT_IN_PLACE: Final = '"{callee}" cannot modify a JAX array in place; JAX raises {exception}'
 NEVER_RUNS: Final = '"{callee}" is not supported by JAX; JAX raises {exception}'
@@ -361,7 +361,7 @@ def report_removed(api: CheckerPluginInterface, call: CallExpr, removed: list[tu
     """The keywords of one call that JAX removed, in one error (``a_min`` and ``a_max``)."""
     checks = [check for check, _, _ in removed]
     parameters = ", ".join(f'"{check.parameter}"' for check in checks)
-    message = REMOVED.format(
+    message = NO_LONGER_ACCEPTED.format(
         callee=callee,
         parameters=parameters,
         release=release.spelled(min(check.since for check in checks)),

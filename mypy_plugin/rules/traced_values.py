@@ -91,7 +91,7 @@ NEEDS_THE_VALUE: Final = "{construct} needs the Python value of {value} under {t
 CONVERTS_TO_NUMPY: Final = "{construct} converts {value} to NumPy under {transform}; JAX raises {error}"
 GIVEN_AS_A_SHAPE: Final = "{construct} is given {value} as a shape or size under {transform}; JAX raises {error}"
 TRACED_SLICE_BOUND: Final = "A slice bound is {value} under {transform}; JAX raises {error}"
-TRACED_MASK: Final = "{mask} is traced under {transform}; JAX raises {error}"
+MASK_TRACED: Final = "{mask} is traced under {transform}; JAX raises {error}"
 WITHOUT_SIZE: Final = '{construct} of {value} without "size=" under {transform}; JAX raises {error}'
 NAMED_VALUE: Final = 'traced "{text}"'
 UNNAMED_VALUE: Final = "a traced value"
@@ -137,7 +137,7 @@ def on_transform(ctx: FunctionContext) -> Type:
     if isinstance(context, Decorator):
         check(ctx.api, lambda: transforms.decorated(context), context)
     elif isinstance(context, CallExpr):
-        check(ctx.api, lambda: called(ctx.api, context), context)
+        check(ctx.api, lambda: transformed_at(ctx.api, context), context)
     return ctx.default_return_type
 
 
@@ -161,18 +161,18 @@ def on_partial(ctx: FunctionSigContext) -> FunctionLike:
     return ctx.default_signature
 
 
-def called(api: CheckerPluginInterface, call: CallExpr) -> TransformedFunction | None:
+def transformed_at(api: CheckerPluginInterface, call: CallExpr) -> TransformedFunction | None:
     """``jax.jit(f, ...)`` for a function of the module, ``jax.jit(model.step)`` for a method of
     one of its classes bound to an instance (the type mypy gave ``model.step`` says which),
     ``jax.jit(Model)`` for one of its classes (the ``__init__`` written there runs traced), or
     ``@jax.jit(...)``."""
     tree = mypy_internals.module_tree(api)
-    found = transforms.called(call, tree.fullname) if tree is not None else None
+    found = transforms.transformed_by(call, tree.fullname) if tree is not None else None
     target = call.args[0] if call.args and call.arg_names[0] is None else None
     if found is None and tree is not None and isinstance(target, MemberExpr):
         method = get_proper_type(mypy_internals.type_map_type(api, target))
         definition = method.definition if isinstance(method, CallableType) else None
-        if isinstance(definition, FuncDef) and instance_of(target.expr):
+        if isinstance(definition, FuncDef) and names_a_value(target.expr):
             found = transforms.bound_method(call, definition, tree.fullname)
     if found is None and tree is not None and isinstance(target, NameExpr) and isinstance(target.node, TypeInfo):
         init = initializer(target.node, tree.fullname)  # jax.jit(Model): its __init__ runs traced
@@ -180,7 +180,7 @@ def called(api: CheckerPluginInterface, call: CallExpr) -> TransformedFunction |
     return found if found is not None else decorated_by(api, call)
 
 
-def instance_of(node: Expression) -> bool:
+def names_a_value(node: Expression) -> bool:
     """Whether ``node`` names a value (``model``), not a class or a module (``Model.step`` is
     the plain function, its ``self`` an argument)."""
     return not (isinstance(node, RefExpr) and isinstance(node.node, (TypeInfo, MypyFile)))
@@ -385,7 +385,7 @@ def report_shape(api: CheckerPluginInterface, traced: TransformedFunction, site:
             base = site.node.base if isinstance(site.node, IndexExpr) else None
             note = f"{note}. {SLICED_LIST.format(name=(source(base) if base is not None else None) or 'it')}"
     elif site.kind == sites.BOOLEAN_MASK:
-        message = TRACED_MASK.format(mask=describe_mask(site.value), **said)
+        message = MASK_TRACED.format(mask=describe_mask(site.value), **said)
         base = site.node.base if isinstance(site.node, IndexExpr) else None
         if isinstance(base, MemberExpr) and base.name == "at":  # x.at[mask].set(v)
             note = WHERE_FOR_A_MASKED_UPDATE.format(mask=source(site.value) or "mask", array=source(base.expr) or "x", jnp=numpy_name(api))
