@@ -254,6 +254,31 @@ def test_rechecked_modules(tmp_path: Path) -> None:
     assert found[1] is not None and "counted" not in found[1]
 
 
+@reads("server.subexpr.get_subexpressions")
+def test_subexpressions(tmp_path: Path) -> None:
+    """Every expression of a module from mypy's own traverser: each name and call the plugin's
+    own walk finds there, and the name a call calls (``bindings.Bindings.calls``)."""
+    from mypy import build
+    from mypy.modulefinder import BuildSource
+    from mypy.nodes import CallExpr, Expression, NameExpr
+
+    from mypy_plugin.lib import nodes
+
+    source = tmp_path / "walked.py"
+    source.write_text("def f(x):\n    return [g(y) for y in x]\n\ng = f\nh = lambda z: f(z)\nclass C:\n    w = f([1])\n")
+    options = Options()
+    options.cache_dir = str(tmp_path / "cache")
+    options.preserve_asts = True
+    tree = build.build([BuildSource(str(source), "walked")], options).graph["walked"].tree
+    assert tree is not None
+    found = mypy_internals.subexpressions(tree)
+    assert found is not None
+    walked = [node for node in nodes.walk(tree.defs) if isinstance(node, (NameExpr, CallExpr))]
+    assert {id(node) for node in walked} <= {id(node) for node in found}
+    assert sorted(node.callee.name for node in found if isinstance(node, CallExpr) and isinstance(node.callee, NameExpr)) == ["f", "f", "g"]
+    assert all(isinstance(node, Expression) for node in found)
+
+
 @reads("Instance.extra_attrs")
 def test_extra_attributes() -> None:
     """An attribute put on an instance is read back, and a copy keeps it (``lib/jitted.py``)."""

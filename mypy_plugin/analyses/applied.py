@@ -5,7 +5,7 @@ no hook of the plugin; and what a call of a jitted function passes decides what 
 parameter holds. So the calls are found in the module's syntax tree from the transform: called at
 once (``jax.grad(f)(3.0)``), through the one name it is assigned to (``grad_fn = jax.grad(f)``,
 then ``grad_fn(x)`` anywhere in the module), or, for a function whose decorators are all
-transforms, through its own name (``nodes.References``). A name bound by more than one
+transforms, through its own name (``bindings.Bindings.calls``). A name bound by more than one
 assignment, or used otherwise than called (passed on, stored, returned), has calls that are not
 all known: they are then not complete (``Applied.complete``).
 """
@@ -27,7 +27,7 @@ from mypy.nodes import (
 )
 from mypy.plugin import CheckerPluginInterface
 
-from mypy_plugin.analyses import transforms
+from mypy_plugin.analyses import bindings, transforms
 from mypy_plugin.analyses.transforms import TransformedFunction
 from mypy_plugin.analyses.values import PYTHON_LIST, TRACED, Env, State, is_number
 from mypy_plugin.lib import arguments, checked_module, mypy_internals, nodes
@@ -70,7 +70,7 @@ def calls_of_name(api: CheckerPluginInterface, name: str, node: object) -> Appli
     tree = mypy_internals.module_tree(api)
     if tree is None or node is None:
         return NOT_FOUND
-    found = nodes.references(tree)
+    found = bindings.of(tree)
     return Applied(found.calls(name, node), not found.escapes(name, node))
 
 

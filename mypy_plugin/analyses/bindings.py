@@ -67,7 +67,7 @@ from mypy.plugin import CheckerPluginInterface
 from mypy.types import AnyType, Instance, NoneType, TupleType, Type, get_proper_type
 
 from mypy_plugin.analyses.values import returned_type
-from mypy_plugin.lib import fullnames, mypy_internals, statements, types
+from mypy_plugin.lib import fullnames, mypy_internals, nodes, statements, types
 
 ARRAY_KIND: Final = "jax.Array"
 """The kind of every JAX array (``jax.Array`` and its subclasses, tracers included)."""
@@ -108,14 +108,60 @@ class BoundValue:
 
 class Bindings:
     """Every binding of the variables of one module, and every store into their items and into
-    the attributes of ``self``, read from its tree once."""
+    the attributes of ``self``; and every mention of a name, for where a function is called
+    (``calls``) and whether it is used otherwise (``escapes``): each read from the module's
+    tree once, where first asked (most modules ask neither). Which node a name refers to is
+    read when asked (``NameExpr.node``), so a tree that mypy analyses again in place (the
+    daemon) answers as it is now."""
 
     def __init__(self, tree: MypyFile) -> None:
+        self.tree = tree
+        self.statements = tree.defs
         self.module = tree.fullname
         self.of_var: dict[int, list[BoundValue]] = {}
         self.stored_items: dict[int, list[BoundValue]] = {}
         self.set_attributes: dict[tuple[str, str], list[BoundValue]] = {}
-        self.read(tree.defs, receiver=None, info=None)
+        self.assignments: dict[str, int] = {}
+        """How many ``name = ...`` (and unpackings) bind each name, anywhere in the module."""
+        self.bindings_read = False
+        self.mentions: dict[str, list[tuple[NameExpr, CallExpr | None]]] | None = None
+
+    def read_bindings(self) -> None:
+        if not self.bindings_read:
+            self.bindings_read = True
+            self.read(self.tree.defs, receiver=None, info=None)
+
+    def assigned_once(self, name: str) -> bool:
+        """Whether one assignment in the module binds ``name`` (``name = value``)."""
+        self.read_bindings()
+        return self.assignments.get(name, 0) == 1
+
+    def calls(self, name: str, node: object) -> list[CallExpr]:
+        """The calls of ``name`` where it refers to ``node``."""
+        return [call for use, call in self.name_mentions().get(name, []) if call is not None and use.node is node]
+
+    def escapes(self, name: str, node: object) -> bool:
+        """Whether ``name``, referring to ``node``, is used other than called, or bound again
+        (which binding a call sees is then not known)."""
+        return any(call is None and use.node is node for use, call in self.name_mentions().get(name, []))
+
+    def name_mentions(self) -> dict[str, list[tuple[NameExpr, CallExpr | None]]]:
+        """Every mention of a name but the one that defines it (a binding again counts), with
+        the call it is the callee of (or None), by name: from mypy's own list of a tree's
+        expressions (``mypy_internals.subexpressions``)."""
+        if self.mentions is None:
+            self.mentions = {}
+            expressions = mypy_internals.subexpressions(self.tree)
+            if expressions is None:
+                expressions = [node for node in nodes.walk(self.tree.defs) if isinstance(node, Expression)]
+            callees: dict[int, CallExpr] = {}
+            for expression in expressions:
+                if isinstance(expression, CallExpr) and isinstance(expression.callee, NameExpr):
+                    callees[id(expression.callee)] = expression
+            for expression in expressions:
+                if isinstance(expression, NameExpr) and not expression.is_new_def:
+                    self.mentions.setdefault(expression.name, []).append((expression, callees.get(id(expression))))
+        return self.mentions
 
     # Questions
 
@@ -124,6 +170,7 @@ class Bindings:
         an attribute of ``self``) is that of every value bound there; True for other
         expressions, whose type is their own. Where the declared type is wide (a union,
         ``Any``), mypy narrows it at each binding, and it holds too."""
+        self.read_bindings()
         if isinstance(node, NameExpr):
             return self.name_holds(node)
         if isinstance(node, IndexExpr):
@@ -233,6 +280,7 @@ class Bindings:
 
     def assigned(self, target: Expression, value: Expression | None, receiver: str | None, info: TypeInfo | None) -> None:
         if isinstance(target, NameExpr):
+            self.assignments[target.name] = self.assignments.get(target.name, 0) + 1
             self.named(target, BoundValue(value, source_of(value, target), typing=True))
         elif isinstance(target, (TupleExpr, ListExpr)):
             items = value.items if isinstance(value, (TupleExpr, ListExpr)) and len(value.items) == len(target.items) else None
@@ -408,8 +456,10 @@ _last: tuple[MypyFile, Bindings] | None = None
 
 
 def of(tree: MypyFile) -> Bindings:
-    """The ``Bindings`` of ``tree``, read once per tree (the one checked now is kept)."""
+    """The ``Bindings`` of ``tree``, read once per tree (the one checked now is kept). The daemon
+    keeps a module's tree object when its file changes and gives it the new statements
+    (``mypy.server.astmerge``): a new list of statements is a new tree here."""
     global _last
-    if _last is None or _last[0] is not tree:
+    if _last is None or _last[0] is not tree or _last[1].statements is not tree.defs:
         _last = (tree, Bindings(tree))
     return _last[1]

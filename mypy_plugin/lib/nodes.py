@@ -1,5 +1,4 @@
-"""Every call inside statements, and every name of a module by what it refers to, for the
-searches that look for where a function is called.
+"""Every node inside statements, and every call, for the searches that look inside a body.
 
 mypy's ``TraverserVisitor`` is compiled and cannot be subclassed by a plugin, so this walks the
 nodes a search needs by hand: the expressions of each statement, the blocks of compound ones
@@ -38,8 +37,6 @@ from mypy.nodes import (
     ListExpr,
     MatchStmt,
     MemberExpr,
-    MypyFile,
-    NameExpr,
     Node,
     OperatorAssignmentStmt,
     OpExpr,
@@ -163,55 +160,3 @@ def expression_parts(node: Expression) -> list[Node]:
         parts = [*node.sequences, *(condition for conditions in node.condlists for condition in conditions), node.key, node.value]
         return [part for part in parts if part is not None]
     return []
-
-
-class References:
-    """Every name of a module that is read, by name, each with the call it is the callee of (or
-    None), and how many assignments bind each name: built in one walk of the module and asked
-    for the calls of one function or variable, and whether it is used otherwise (passed on,
-    stored, returned: it escapes). Which node a name refers to is read when asked
-    (``NameExpr.node``), so a tree that mypy analyses again in place (the daemon) answers as it
-    is now."""
-
-    __slots__ = ("bindings", "uses")
-
-    def __init__(self, found: list[Statement]) -> None:
-        self.uses: dict[str, list[tuple[NameExpr, CallExpr | None]]] = {}
-        self.bindings: dict[str, int] = {}
-        callees: set[int] = set()
-        bound: set[int] = set()
-        pending: list[Node] = list(reversed(found))
-        while pending:
-            node = pending.pop()
-            if isinstance(node, CallExpr) and isinstance(node.callee, NameExpr):
-                callees.add(id(node.callee))
-                self.uses.setdefault(node.callee.name, []).append((node.callee, node))
-            elif isinstance(node, AssignmentStmt):
-                for target in node.lvalues:
-                    if isinstance(target, NameExpr):
-                        bound.add(id(target))
-                        self.bindings[target.name] = self.bindings.get(target.name, 0) + 1
-            elif isinstance(node, NameExpr) and id(node) not in callees and id(node) not in bound:
-                self.uses.setdefault(node.name, []).append((node, None))
-            pending.extend(reversed(children(node)))
-
-    def calls(self, name: str, node: object) -> list[CallExpr]:
-        """The calls of ``name`` where it refers to ``node``."""
-        return [call for use, call in self.uses.get(name, []) if call is not None and use.node is node]
-
-    def escapes(self, name: str, node: object) -> bool:
-        """Whether ``name``, referring to ``node``, is used other than called, or bound by more
-        than one assignment (which binding a call sees is then not known)."""
-        uses = self.uses.get(name, [])
-        return self.bindings.get(name, 0) > 1 or any(call is None and use.node is node for use, call in uses)
-
-
-_last: tuple[MypyFile, References] | None = None
-
-
-def references(tree: MypyFile) -> References:
-    """The ``References`` of ``tree``, built once per tree (the one checked now is kept)."""
-    global _last
-    if _last is None or _last[0] is not tree:
-        _last = (tree, References(tree.defs))
-    return _last[1]

@@ -216,7 +216,7 @@ def keeps_default(arg: Expression, held: Held, tree: MypyFile) -> bool:
     made: Expression | None = arg
     if isinstance(arg, NameExpr):
         made = None
-        if nodes.references(tree).bindings.get(arg.name, 0) == 1:
+        if bindings.of(tree).assigned_once(arg.name):
             for node in nodes.walk(tree.defs):
                 if isinstance(node, AssignmentStmt) and len(node.lvalues) == 1 and isinstance(node.lvalues[0], NameExpr):
                     if node.lvalues[0].node is arg.node:
@@ -270,7 +270,7 @@ def passed_on(tree: MypyFile, made: CallExpr) -> list[tuple[CallExpr, Expression
             target = node.lvalues[0]
         elif isinstance(node, CallExpr):
             calls.append(node)
-    once = target is not None and nodes.references(tree).bindings.get(target.name, 0) == 1
+    once = target is not None and bindings.of(tree).assigned_once(target.name)
     return [
         (call, arg)
         for call in calls

@@ -44,7 +44,7 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, FunctionContext
 from mypy.types import Instance, Type, get_proper_type
 
-from mypy_plugin.analyses import transforms
+from mypy_plugin.analyses import bindings, transforms
 from mypy_plugin.analyses.transforms import TransformedFunction
 from mypy_plugin.lib import checked_module, errorcodes, libraries, mypy_internals, nodes, release, reporting
 from mypy_plugin.lib.rule import Rule
@@ -158,12 +158,12 @@ def raising_kinds(flax: tuple[int, ...] | None) -> frozenset[str]:
 def held_state(tree: MypyFile, made: AssignmentStmt, rngs: CallExpr) -> dict[Var, TypeInfo | None]:
     """The module-level variables holding the ``nnx.Rngs`` that ``rngs`` makes (None) or an
     instance of a module class made with it (its class), each the name's one binding."""
-    references = nodes.references(tree)
+    found = bindings.of(tree)
     held: dict[Var, TypeInfo | None] = {}
 
     def one_binding(statement: AssignmentStmt) -> Var | None:
         [target] = statement.lvalues if len(statement.lvalues) == 1 else [None]
-        if isinstance(target, NameExpr) and isinstance(target.node, Var) and references.bindings.get(target.name, 0) == 1:
+        if isinstance(target, NameExpr) and isinstance(target.node, Var) and found.assigned_once(target.name):
             return target.node
         return None
 

@@ -168,25 +168,29 @@ def on_call(ctx: MethodContext) -> Type:
     kept = jitted.jitted_signature_of(ctx.type)
     if kept is None or not read_directly(ctx.context):
         return ctx.default_return_type
-    if isinstance(ctx.context, CallExpr) and not bindings.holds(ctx.api, ctx.context.callee):
-        return ctx.default_return_type  # the callee's name may hold another function where the call runs
     given = arguments.against(ctx, kept.signature)
     sizes = traced_sizes(kept, {name for name, _, _ in given})
+    callee = ctx.context.callee if isinstance(ctx.context, CallExpr) else None
+
+    def known(arg: Expression) -> bool:
+        """Whether the callee's and the argument's types are those of what reaches the call
+        (asked only where a report would be made: reading the module's bindings costs)."""
+        return (callee is None or bindings.holds(ctx.api, callee)) and bindings.holds(ctx.api, arg)
+
     for name, arg, typ in given:
-        if not bindings.holds(ctx.api, arg):
-            continue  # another binding of the name may reach the call: its type is not known
         raises = sizes[name].raised_by(isinstance(get_proper_type(typ), TupleType)) if name in sizes else ""
         if raises and not leafless(typ):
-            report_traced_size(ctx.api, arg, name, kept, raises, sizes[name].shape)
+            if known(arg):
+                report_traced_size(ctx.api, arg, name, kept, raises, sizes[name].shape)
             continue
         if name in kept.statics:
-            if jitted.unhashable(typ) and not declared_unhashable(kept.signature, name):
+            if jitted.unhashable(typ) and not declared_unhashable(kept.signature, name) and known(arg):
                 report_unhashable_argument(ctx.api, arg, name, kept, typ)
             continue
         kind = jitted.untraceable(typ)
         if kind == jitted.FUNCTION and not nodes.names_a_function(arg):
             continue  # a Callable value may be a pytree (jax.tree_util.Partial, an equinox method)
-        if kind is not None:
+        if kind is not None and known(arg):
             report_untraceable(ctx.api, arg, name, kept, kind)
     return ctx.default_return_type
 

@@ -115,6 +115,7 @@ NUMPY_SCALARS: Final = {
     "numpy.bool_": "a NumPy bool",
 }
 FLOAT_SEEDS: Final = ("builtins.float", "builtins.complex")
+INTEGER_SEEDS: Final = ("builtins.int", "builtins.bool")
 FLOAT_MAKERS: Final = frozenset(
     {
         "builtins.float",
@@ -163,10 +164,11 @@ def float_by_its_making(arg: Expression, typ: Type) -> bool:
     is left alone even where mypy inferred ``float``: ``local = seed`` of a ``seed: float``
     parameter may hold an int."""
     proper = members(typ)
-    if proper and all(isinstance(m, Instance) and any(m.type.has_base(name) for name in NUMPY_FLOATS) for m in proper):
-        return True
-    if not proper or not all(isinstance(m, Instance) and m.type.fullname in FLOAT_SEEDS for m in proper):
-        return False
+    if not proper or not all(isinstance(m, Instance) for m in proper):
+        return False  # Any, a literal int, a type variable: not certainly a float
+    classes = [m.type for m in proper if isinstance(m, Instance)]
+    if not all(info.fullname in FLOAT_SEEDS for info in classes):
+        return all(info.fullname not in INTEGER_SEEDS and any(info.has_base(name) for name in NUMPY_FLOATS) for info in classes)
     written = arg.expr if isinstance(arg, UnaryExpr) and arg.op in "-+" else arg
     if isinstance(written, CallExpr):
         return isinstance(written.callee, RefExpr) and written.callee.fullname in FLOAT_MAKERS

@@ -208,16 +208,45 @@ def check(api: CheckerPluginInterface, find: Callable[[], TransformedFunction | 
         tree = mypy_internals.module_tree(api)
         if traced is None or tree is None:
             return
-        calls = calls_of(api, transform)
-        traced.given = applied.given_states(traced, calls)
-        for site in tracing.Walk(traced, tree).run():
+        found: list[applied.Applied] = []
+
+        def calls() -> applied.Applied:
+            """The calls of the transformed function, searched for once, where asked."""
+            if not found:
+                found.append(calls_of(api, transform))
+            return found[0]
+
+        if traced.leaf_parameters and traced.kind in transforms.TRACING_EVERY_ARGUMENT:
+            traced.given = applied.given_states(traced, calls())
+        for site in walked(traced, tree, daemon=api.options.fine_grained_incremental):
             at, where = placed(api, traced, site, transform)
             if site.kind == sites.LEAK:
-                report_leak(api, traced, site, at, where, transform, calls)
+                report_leak(api, traced, site, at, where, transform, calls())
             elif site.kind in sites.SHAPE_KINDS:
                 report_shape(api, traced, site, at, where)
             else:
                 report_value(api, traced, site, at, where)
+
+
+_walks: tuple[MypyFile, dict[object, list[Site]]] | None = None
+
+
+def walked(traced: TransformedFunction, tree: MypyFile, daemon: bool) -> list[Site]:
+    """The sites of one walk of ``traced``: walked once per module check for each function and
+    what the walk starts from, though mypy runs a transform's hook again (a deferred function,
+    each item of an overload it tries). The daemon checks a tree again in place, after other
+    modules changed what the walk reads of them: there every check walks afresh."""
+    global _walks
+    if daemon:
+        return tracing.Walk(traced, tree).run()
+    if _walks is None or _walks[0] is not tree:
+        _walks = (tree, {})
+    given = tuple(sorted(traced.given.items(), key=lambda item: item[0]))
+    key: tuple[object, ...] = (id(traced.function), traced.kind, traced.name, traced.traced_parameters, traced.leaf_parameters)
+    key = (*key, traced.bound, given, traced.flattened)
+    if key not in _walks[1]:
+        _walks[1][key] = tracing.Walk(traced, tree).run()
+    return _walks[1][key]
 
 
 def calls_of(api: CheckerPluginInterface, transform: Context) -> applied.Applied:
