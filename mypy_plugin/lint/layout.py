@@ -10,7 +10,7 @@ as the scripts' imports name it.
 
 The same naming mends two more ways mypy stops on such layouts: a file of a folder without
 ``__init__.py`` named after a module of the standard library (``jaxrl_m/typing.py``, which
-mypy names ``typing``: "This file shadows library module"), and a relative import in such a
+mypy names ``typing``: "shadows library module"), and a relative import in such a
 folder ("No parent module -- cannot perform relative import").
 
 Lint takes that answer where the project's configuration has not set ``explicit_package_bases``
@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 FOUND_TWICE: Final = "Source file found twice under different module names"
-MISNAMED: Final = (FOUND_TWICE, "This file shadows library module", "No parent module -- cannot perform relative import")
+MISNAMED: Final = (FOUND_TWICE, "shadows library module", "No parent module -- cannot perform relative import")
 """What mypy says where it stops on a file it named from its own folder alone."""
 
 
