@@ -25,8 +25,8 @@ from mypy_plugin.lib import (
     mypy_internals,
 )
 from mypy_plugin.lib.guard import default_return_type, default_signature, guarded
-from mypy_plugin.lib.rule import Hooked
 from mypy_plugin.lib.stderr import say
+from mypy_plugin.rules import Hooked
 from mypy_plugin.rules.hooked import HOOKED
 
 UNLOADED: set[str] = set()

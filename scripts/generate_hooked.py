@@ -3,7 +3,7 @@
 
     python scripts/generate_hooked.py [--check]
 
-Loading the plugin reads that file instead of importing the rules (``lib/rule.py``, ``Hooked``),
+Loading the plugin reads that file instead of importing the rules (``rules/__init__.py``, ``Hooked``),
 which keeps mypy's start-up short. Run it after adding a rule or changing the names a rule
 hooks; ``--check`` exits 1 when the file is not what the rules declare (the test suite runs it).
 """
@@ -30,8 +30,7 @@ def quoted(text: str) -> str:
 def generated() -> str:
     """The text of ``hooked.py`` for the rules as their modules declare them."""
     sys.path.insert(0, str(ROOT))
-    from mypy_plugin.lib.rule import Hooked
-    from mypy_plugin.rules import RULE_MODULES
+    from mypy_plugin.rules import RULE_MODULES, Hooked
 
     def record(module: str, attribute: str) -> str:
         hooked = Hooked.of(module, attribute, getattr(importlib.import_module(f"mypy_plugin.rules.{module}"), attribute))
@@ -53,7 +52,7 @@ def generated() -> str:
         '"""\n\n'
         "from __future__ import annotations\n\n"
         "from typing import Final\n\n"
-        "from mypy_plugin.lib.rule import Hooked\n\n"
+        "from mypy_plugin.rules import Hooked\n\n"
         f"HOOKED: Final[tuple[Hooked, ...]] = (\n{rules},\n)\n"
         f"EXTRA: Final[tuple[Hooked, ...]] = (\n{extra},\n)\n"
         '"""Rules that another entry point adds (``typed_jit.py``)."""\n'

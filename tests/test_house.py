@@ -19,8 +19,15 @@ ALLOWED = {
     "analyses": {"analyses", "lib", ""},
     "rules": {"rules", "analyses", "lib", ""},
     "install": {"install", "lib", ""},
+    "main": {"main", "rules", "install", "lib", ""},
+    "typed_jit": {"typed_jit", "main", "rules", "install", ""},
+    "lint": {"lint", "typed_jit", "rules", "analyses", "install", "lib", ""},
+    "__main__": {"__main__", "lint", "install", "lib", ""},
+    "": {"main", "install"},
 }
-"""What each part may import (``""``: the package's own ``__init__``, its version and name)."""
+"""What each part may import (``""``: the package's own ``__init__``, its version and name;
+``main``, ``typed_jit`` and ``__main__``: the plugin class, its opt-in entry point, the command);
+the plugin under ``lint``, and ``lint`` under the command alone."""
 
 
 def module_name(path: Path) -> str:
@@ -33,6 +40,9 @@ def imported(path: Path) -> set[str]:
     x`` imports ``mypy_plugin.lib.x`` where that is a module)."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        named = string_import(node)
+        if named is not None:
+            found.add(named)
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names if alias.name.split(".")[0] == ROOT}
         elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == ROOT:
@@ -40,6 +50,18 @@ def imported(path: Path) -> set[str]:
                 submodule = f"{node.module}.{alias.name}"
                 found.add(submodule if submodule in MODULES else node.module)
     return found
+
+
+def string_import(node: ast.AST) -> str | None:
+    """A module named in a string passed to ``importlib.import_module`` (an f-string's
+    leading text: ``f"mypy_plugin.rules.{name}"`` imports a part of ``mypy_plugin.rules``)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "import_module" and node.args):
+        return None
+    first = node.args[0]
+    if isinstance(first, ast.JoinedStr) and first.values and isinstance(first.values[0], ast.Constant):
+        first = first.values[0]
+    text = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else ""
+    return text.rstrip(".") if text.split(".")[0] == ROOT else None
 
 
 MODULES = {module_name(path): path for path in PACKAGE.rglob("*.py")}

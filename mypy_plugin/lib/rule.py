@@ -2,7 +2,7 @@
 
 ``main.py`` reads only these declarations: it wraps every hook in the guard, and answers mypy's
 hook getters from tables built from ``rules/hooked.py``, the keys of every rule's hooks written
-out (``Hooked``), so that loading the plugin imports no rule: a rule's module is imported the
+out (``rules.Hooked``), so that loading the plugin imports no rule: a rule's module is imported the
 first time mypy asks for a name it hooks. mypy asks a method hook
 with the receiver's class (``pkg.Sub.to_device`` for a subclass of ``jax.Array``), so method
 hooks are keyed by the method's name and the hook decides from the receiver's type, or, for a
@@ -17,9 +17,7 @@ keyed by the function's full name.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
 
 from mypy.errorcodes import ErrorCode
 from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
@@ -65,34 +63,3 @@ class Rule:
 
 HOOK_KINDS: tuple[str, ...] = ("method_signature_hooks", "method_hooks", "function_signature_hooks", "function_hooks")
 """The attributes of a ``Rule`` (and of a ``Hooked``) that hold hooks, by kind."""
-
-
-class Hooked(NamedTuple):
-    """One rule as ``rules/hooked.py`` records it (``scripts/generate_hooked.py`` writes it):
-    where the ``Rule`` is, its codes, and the keys of its hooks of each kind. Enough to answer
-    which names have hooks without importing the rule."""
-
-    module: str
-    """The rule's module in ``mypy_plugin.rules``."""
-    attribute: str
-    """The module's ``Rule`` (``RULE``, or another such as ``jit_boundary.TYPED_CALLS``)."""
-    codes: tuple[str, ...]
-    method_signature_hooks: tuple[str, ...] = ()
-    method_hooks: tuple[str, ...] = ()
-    function_signature_hooks: tuple[str, ...] = ()
-    function_hooks: tuple[str, ...] = ()
-
-    def rule(self) -> Rule:
-        """The rule itself, its module imported on first use."""
-        rule: Rule = getattr(importlib.import_module(f"mypy_plugin.rules.{self.module}"), self.attribute)
-        return rule
-
-    @classmethod
-    def of(cls, module: str, attribute: str, rule: Rule) -> Hooked:
-        """The record of ``rule``, found as ``attribute`` of ``module``."""
-        return cls(
-            module,
-            attribute,
-            tuple(code.code for code in (rule.code, *rule.other_codes)),
-            *(tuple(sorted(getattr(rule, kind))) for kind in HOOK_KINDS),
-        )

@@ -6,9 +6,10 @@ imports none of them; adding a rule is a module here, its name below, and that s
 
 from __future__ import annotations
 
-from typing import Final
+import importlib
+from typing import Final, NamedTuple
 
-from mypy_plugin.lib.rule import Rule
+from mypy_plugin.lib.rule import HOOK_KINDS, Rule
 
 RULE_MODULES: Final[tuple[str, ...]] = (
     "to_device",
@@ -34,3 +35,34 @@ def every_rule() -> tuple[Rule, ...]:
     from mypy_plugin.rules.hooked import HOOKED
 
     return tuple(hooked.rule() for hooked in HOOKED)
+
+
+class Hooked(NamedTuple):
+    """One rule as ``rules/hooked.py`` records it (``scripts/generate_hooked.py`` writes it):
+    where the ``Rule`` is, its codes, and the keys of its hooks of each kind. Enough to answer
+    which names have hooks without importing the rule."""
+
+    module: str
+    """The rule's module in ``mypy_plugin.rules``."""
+    attribute: str
+    """The module's ``Rule`` (``RULE``, or another such as ``jit_boundary.TYPED_CALLS``)."""
+    codes: tuple[str, ...]
+    method_signature_hooks: tuple[str, ...] = ()
+    method_hooks: tuple[str, ...] = ()
+    function_signature_hooks: tuple[str, ...] = ()
+    function_hooks: tuple[str, ...] = ()
+
+    def rule(self) -> Rule:
+        """The rule itself, its module imported on first use."""
+        rule: Rule = getattr(importlib.import_module(f"mypy_plugin.rules.{self.module}"), self.attribute)
+        return rule
+
+    @classmethod
+    def of(cls, module: str, attribute: str, rule: Rule) -> Hooked:
+        """The record of ``rule``, found as ``attribute`` of ``module``."""
+        return cls(
+            module,
+            attribute,
+            tuple(code.code for code in (rule.code, *rule.other_codes)),
+            *(tuple(sorted(getattr(rule, kind))) for kind in HOOK_KINDS),
+        )

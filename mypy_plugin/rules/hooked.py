@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from mypy_plugin.lib.rule import Hooked
+from mypy_plugin.rules import Hooked
 
 HOOKED: Final[tuple[Hooked, ...]] = (
     Hooked(
