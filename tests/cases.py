@@ -13,9 +13,9 @@ import sys
 import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import jax
 import numpy as np
@@ -64,6 +64,9 @@ class Rule:
     or_subclass: bool = False
     """JAX raises a subclass of ``exception`` whose name changed between releases
     (``XlaRuntimeError``, then ``JaxRuntimeError``)."""
+    raises_at: re.Pattern[str] | None = None
+    """Where the report's message says JAX raises (``group(1)``, a line of ``main``), where that
+    is another line than the report's: the runtime test checks the traceback ends there."""
 
 
 CONCRETIZATION = re.compile(r"Abstract tracer value encountered where concrete value is expected")
@@ -245,6 +248,7 @@ RULES = (
             "UnexpectedTracerError",
             re.compile(r"^Encountered an unexpected tracer"),
             raised_by_a_call=True,
+            raises_at=re.compile(r"its use at line (\d+) raises"),
         ),
         Rule(
             "jax-linen-frozen",
@@ -417,6 +421,14 @@ class Case:
     unseen_by_stubs: str | None = None
     """Why a misuse that mypy reports is invisible to the stubs alone, where the reported type
     does not show it (a TypeVar bound to ``Optional[Any]``)."""
+    on_platform: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The outcome where a platform's runtime differs from the CPU's, by the name
+    ``jax.default_backend()`` gives it: ``tpu: {runtime: ..., runtime_line: ...,
+    runtime_message: ..., runtime_reason: ...}`` (a TPU array has no DLPack export)."""
+
+    def on(self, platform: str) -> Case:
+        """The case as it runs on ``platform``: its ``on_platform`` outcome there, if any."""
+        return replace(self, **self.on_platform.get(platform, {}))
 
     @property
     def out_lines(self) -> list[str]:
@@ -429,6 +441,12 @@ class Case:
         found = {(int(m.group(1)), rule.code): rule for line in self.out_lines for rule in RULES if (m := rule.reported.match(line))}
         moved = {int(m.group(1)): int(m.group(2)) for line in self.out_lines if (m := IN_AN_UNCHECKED_BODY.match(line))}
         return sorted(((moved.get(line, line), rule) for (line, _), rule in found.items()), key=lambda pair: pair[0])
+
+    def said_to_raise_at(self, rule: Rule) -> int | None:
+        """The line the report of ``rule`` says JAX raises at (``Rule.raises_at``), or None."""
+        if rule.raises_at is None:
+            return None
+        return next((int(m.group(1)) for line in self.out_lines if rule.reported.match(line) and (m := rule.raises_at.search(line))), None)
 
     @property
     def misuse_lines(self) -> list[int]:
@@ -498,6 +516,12 @@ def render(text: str, params: dict[str, str]) -> str:
     return PLACEHOLDER.sub(lambda m: str(params[m.group(1)]), text)
 
 
+PLATFORM_OUTCOME: Final = ("runtime", "runtime_reason", "runtime_line", "runtime_message")
+"""What ``on_platform`` may state for a platform."""
+PLATFORMS: Final = ("cpu", "gpu", "tpu")
+"""The names ``jax.default_backend()`` gives the platforms."""
+
+
 def load_cases(folder: Path = TYPECHECK) -> list[Case]:
     """Every case of every YAML file, one per parametrized entry, named like pytest names them."""
     cases = []
@@ -519,6 +543,7 @@ def load_cases(folder: Path = TYPECHECK) -> list[Case]:
                         regex=bool(raw.get("regex", False)),
                         unseen_by_stubs=raw.get("unseen_by_stubs"),
                         skip=raw.get("skip"),
+                        on_platform=raw.get("on_platform") or {},
                     )
                 )
     return cases

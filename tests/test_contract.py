@@ -73,8 +73,8 @@ def test_the_table_is_the_installed_releases() -> None:
 def test_every_row_a_rule_reads_is_what_jax_raises(name: str) -> None:
     function, method = function_of(name)
     again = probe_api.probe_function(function, jax, method=method)
-    concrete = {parameter.name for parameter in contract.concrete_parameters(name)}
-    assert forms(again, concrete) == forms(ENTRIES[name], concrete)
+    every = set(ENTRIES[name].get("parameters", {}))  # those the table says run too: a wrong "runs" fails here
+    assert forms(again, every) == forms(ENTRIES[name], every)
     assert again.get("traced without size") == ENTRIES[name].get("traced without size")
 
 

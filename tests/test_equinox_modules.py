@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 
 import pytest
+from cases import UNTRACEABLE_ARGUMENT
 
 from mypy_plugin.rules import equinox_modules
 
@@ -30,7 +31,7 @@ def made(fullname: str, **given: object) -> object:
 
 @pytest.mark.parametrize("fullname", sorted(equinox_modules.FUNCTION_FIELDS))
 def test_jit_given_the_module_raises_type_error(fullname: str) -> None:
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=UNTRACEABLE_ARGUMENT):
         jax.jit(lambda module: 0)(made(fullname))
 
 

@@ -10,6 +10,9 @@
 - anything else (another library's error, a silenced line, a Pallas ref annotated as an array)
   states its outcome in the case (``runtime:``) and, where the type check and the runtime
   disagree, says why (``runtime_reason:``).
+
+The suite runs it on the CPU; ``benchmarks/accelerator.py`` runs it on a TPU or GPU, where a case
+whose outcome differs there states it (``on_platform:``) and is checked against that.
 """
 
 from __future__ import annotations
@@ -19,10 +22,13 @@ import re
 import traceback
 from pathlib import Path
 
+import jax
 import numpy as np
 import pytest
 from cases import (
     KEEP,
+    PLATFORM_OUTCOME,
+    PLATFORMS,
     RULES,
     SNAPSHOT,
     TYPECHECK,
@@ -36,6 +42,8 @@ from cases import (
 )
 
 CASES = load_cases()
+PLATFORM = jax.default_backend()
+"""Where the snippets run: ``cpu`` in the suite, ``tpu`` or ``gpu`` on an accelerator."""
 UNCHANGED = "runs, changing nothing"
 """The outcome of a discarded update."""
 
@@ -73,6 +81,7 @@ def test_runtime_agrees_with_the_type_check(case: Case, tmp_path: Path) -> None:
     assert len(case.misuses) <= 1, "one misuse per case, so each one is run"
     if case.skipped:
         pytest.skip(case.skip_reason)
+    case = case.on(PLATFORM)
     expected = expected_outcome(case)
     if expected == UNCHANGED:
         assert_unchanged(case, tmp_path)
@@ -92,6 +101,8 @@ def test_runtime_agrees_with_the_type_check(case: Case, tmp_path: Path) -> None:
             assert line in lines_on_the_traceback(error, main), "the reported line calls what raises"
         elif reported.raised_by_a_call:
             assert (raising_line(error, main) or 0) > line, "raised by a call after the declaration"
+            said = case.said_to_raise_at(reported)
+            assert said is None or said in lines_on_the_traceback(error, main), f"the report says line {said} raises: {error!r}"
         else:
             assert raising_line(error, main) == line
         return
@@ -138,3 +149,13 @@ def test_every_rule_of_the_plugin_has_its_runtime_truth() -> None:
 
     codes = {code.code for rule in every_rule() for code in (rule.code, *rule.other_codes)}
     assert {rule.code for rule in RULES} == codes
+
+
+def test_outcomes_stated_for_a_platform_say_why() -> None:
+    """An ``on_platform`` outcome names a platform JAX runs on, states only an outcome, and
+    says why the runtime differs there."""
+    stated = [case for case in CASES if case.on_platform]
+    for case in stated:
+        for platform, outcome in case.on_platform.items():
+            assert platform in PLATFORMS and platform != "cpu", (case.name, platform)
+            assert set(outcome) <= set(PLATFORM_OUTCOME) and outcome.get("runtime_reason"), (case.name, outcome)
