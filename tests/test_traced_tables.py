@@ -20,6 +20,10 @@ from mypy_plugin.analyses import sites
 from mypy_plugin.lib import fullnames
 
 X = jnp.array([0.0, 1.0, 2.0, 1.0])
+TWIN_TOLERANCE = 1e-5 if jax.default_backend() == "cpu" else 1e-3
+"""How far a twin's float32 value may be from ``math``'s, relatively, on the CPU and on an accelerator:
+a TPU v5e's ``jnp.log1p(0.5)`` is off by 1.5e-4 of the value and its ``tanh`` by 1.0e-5
+(JAX 0.10.2, ``benchmarks/accelerator.py``); another function is off by far more."""
 
 
 def short(fullname: str) -> str:
@@ -71,7 +75,7 @@ def test_math_functions_raise_and_have_a_jax_numpy_twin(name: str) -> None:
     with pytest.raises(jax.errors.ConcretizationTypeError):
         jax.grad(lambda x: x * function(*[x] * arity))(0.5)
     twin = getattr(jnp, sites.MATH_FUNCTIONS[name])
-    assert np.allclose(twin(*[0.5] * arity), function(*[0.5] * arity))
+    assert np.allclose(twin(*[0.5] * arity), function(*[0.5] * arity), rtol=TWIN_TOLERANCE)
 
 
 def test_int_and_item_run_under_grad_and_the_other_conversions_raise() -> None:
