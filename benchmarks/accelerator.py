@@ -48,13 +48,11 @@ def outcomes(junit: Path) -> tuple[dict[str, int], list[dict[str, str]]]:
     failures = []
     for case in ElementTree.parse(junit).getroot().iter("testcase"):
         test = f"{case.get('classname', '')}::{case.get('name', '')}"
-        failed = case.find("failure")
-        erred = case.find("error")
-        if failed is not None or erred is not None:
+        failed, erred = case.find("failure"), case.find("error")
+        said = failed if failed is not None else erred
+        if said is not None:
             counts["failed" if failed is not None else "errors"] += 1
-            said = failed if failed is not None else erred
-            assert said is not None
-            failures.append({"test": test, "message": (said.get("message") or "").splitlines()[0][:300] if said.get("message") else ""})
+            failures.append({"test": test, "message": (said.get("message") or "").partition("\n")[0][:300]})
         elif case.find("skipped") is not None:
             counts["skipped"] += 1
         else:
@@ -72,7 +70,8 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as folder:
         junit = Path(folder) / "junit.xml"
-        status = pytest.main(["-q", "-p", "no:cacheprovider", "-p", "no:randomly", f"--junitxml={junit}", *(str(ROOT / test) for test in RUNTIME_TESTS), *args.pytest_args])
+        tests = [str(ROOT / test) for test in RUNTIME_TESTS]
+        status = pytest.main(["-q", "-p", "no:randomly", f"--junitxml={junit}", *tests, *args.pytest_args])
         counts, failures = outcomes(junit)
     import jax  # after the tests, in the process that already holds the device
 
