@@ -65,7 +65,9 @@ def string_import(node: ast.AST) -> str | None:
 
 
 MODULES = {module_name(path): path for path in PACKAGE.rglob("*.py")}
-GRAPH = {name: imported(path) for name, path in MODULES.items()}
+GRAPH = {name: imported(path) - {name} for name, path in MODULES.items()}
+"""What each module imports; a package's ``__init__`` that imports its own modules by a string
+(``f"mypy_plugin.rules.{module}"``) does not import itself."""
 
 
 def part(module: str) -> str:

@@ -32,9 +32,7 @@ RULE_MODULES: Final[tuple[str, ...]] = (
 
 def every_rule() -> tuple[Rule, ...]:
     """Every rule, its module imported (for what needs them all: tests, scripts)."""
-    from mypy_plugin.rules.hooked import HOOKED
-
-    return tuple(hooked.rule() for hooked in HOOKED)
+    return tuple(importlib.import_module(f"mypy_plugin.rules.{module}").RULE for module in RULE_MODULES)
 
 
 class Hooked(NamedTuple):
