@@ -44,18 +44,27 @@ def reports(run: subprocess.Popen[str]) -> list[str]:
     return [line for line in stdout.splitlines() if not line.startswith(SUMMARY)]
 
 
-def seeded(folder: Path) -> bool:
-    """Whether the project's cache holds the shared entry's own module (read from mypy's cache:
-    the SQLite files of mypy 2, or the files of mypy 1)."""
-    cache = folder / checking.CACHE
-    prefix = shared_cache.SEED_MODULE.format(key="")
-    if glob.glob(str(cache / "*" / f"{prefix}*")):
-        return True
+def cached_names(cache: Path) -> set[str]:
+    """The names of what mypy's cache under ``cache`` holds (the files of mypy 1, the rows of
+    mypy 2's SQLite files): ``jax/numpy/__init__.data.json``, ``block_0.meta.json``, ..."""
+    found = {
+        os.path.relpath(path, version) for version in glob.glob(str(cache / "*")) for path in glob.glob(f"{version}/**/*", recursive=True)
+    }
     for database in glob.glob(str(cache / "*" / "cache*.db")):
         with sqlite3.connect(database) as connection:
-            if any(path.startswith(prefix) for (path,) in connection.execute("select path from files2")):
-                return True
-    return False
+            found |= {path for (path,) in connection.execute("select path from files2")}
+    return found
+
+
+def seeded(folder: Path) -> bool:
+    """Whether the project's cache holds the shared entry's own module."""
+    prefix = shared_cache.SEED_MODULE.format(key="")
+    return any(name.startswith(prefix) for name in cached_names(folder / checking.CACHE))
+
+
+def project_modules(folder: Path) -> set[str]:
+    """The top-level module names of a project's own files."""
+    return {path.stem for path in folder.glob("*.py")}
 
 
 def test_first_runs_share_one_analysis_and_report_the_same(tmp_path: Path) -> None:
@@ -73,6 +82,14 @@ def test_first_runs_share_one_analysis_and_report_the_same(tmp_path: Path) -> No
     assert first_reports == [of_the_sample, of_the_sample] and later == without
     assert all(seeded(tmp_path / name) for name in ("a", "b", "c")) and not seeded(tmp_path / "d")
     assert sorted(entry.name for entry in shared.iterdir() if entry.is_dir()) == entries
+    # the entry holds installed packages only: no module of a project that filled from it
+    in_the_entry = {name.partition(".")[0].partition("/")[0] for name in cached_names(shared / entries[0] / shared_cache.ENTRY_CACHE)}
+    assert "jax" in in_the_entry and not in_the_entry & (project_modules(tmp_path / "c") | project_modules(tmp_path / "a")), in_the_entry
+    # two runs filling one new project at once: one fills it, both report as a run without it
+    both = [lint(project(tmp_path / "e"), str(shared)) for _ in range(2)]
+    assert [reports(run) for run in both] == [without, without]
+    filled = sorted(path.name for path in (tmp_path / "e" / checking.CACHE).iterdir())
+    assert not [name for name in filled if name.startswith(".filling-")] and seeded(tmp_path / "e"), filled
 
 
 def test_what_the_analysis_depends_on_makes_another_entry() -> None:
@@ -90,6 +107,68 @@ def test_what_the_analysis_depends_on_makes_another_entry() -> None:
     newer = Options()
     newer.python_version = (3, 13)
     assert shared_cache.entry_key(newer, plugin, []) != key
+
+
+def test_installed_packages_and_the_plugins_data_make_another_entry(tmp_path: Path) -> None:
+    from mypy.options import Options
+
+    from mypy_plugin.main import JaxStubsPlugin
+
+    options = Options()
+    plugin = JaxStubsPlugin(options)
+    site_packages = tmp_path / "site-packages"
+    (site_packages / "jax-0.10.2.dist-info").mkdir(parents=True)
+    key = shared_cache.entry_key(options, plugin, [str(site_packages)])
+    (site_packages / "flax-0.12.8.dist-info").mkdir()
+    with_flax = shared_cache.entry_key(options, plugin, [str(site_packages)])
+    (site_packages / "flax-0.12.8.dist-info").rename(site_packages / "flax-0.12.9.dist-info")
+    assert len({key, with_flax, shared_cache.entry_key(options, plugin, [str(site_packages)])}) == 3
+
+    class OtherData(JaxStubsPlugin):
+        def report_config_data(self, ctx: object) -> object:
+            return "other stubs release"
+
+    assert shared_cache.entry_key(options, OtherData(options), [str(site_packages)]) != key
+
+
+def test_a_shared_cache_that_fails_leaves_the_check_as_without_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shared folder that cannot be written, an entry mypy fails to build, or a crash while
+    building: nothing is published, nothing is left behind, and the check goes on without it."""
+    from mypy.fscache import FileSystemCache
+    from mypy.options import Options
+
+    monkeypatch.chdir(tmp_path)
+    options = Options()
+    options.cache_dir = str(tmp_path / "project-cache")
+    found = settings.read(tmp_path, frozenset())
+    in_a_file = tmp_path / "a-file"
+    in_a_file.write_text("")
+    monkeypatch.setenv(shared_cache.ENVIRONMENT, str(in_a_file / "shared"))
+    checking.fill_from_shared_cache(options, found, ["mypy_plugin"], FileSystemCache())
+    assert not (tmp_path / "project-cache").exists()
+
+    shared = tmp_path / "shared"
+    monkeypatch.setenv(shared_cache.ENVIRONMENT, str(shared))
+    built: list[str] = []
+
+    def stops(*args: object) -> tuple[list[object], dict[str, str], None]:
+        built.append("stops")
+        return [], {"message": "mypy stopped"}, None
+
+    def crashes(*args: object) -> None:
+        built.append("crashes")
+        raise RuntimeError("crash")
+
+    def exits(*args: object) -> None:
+        built.append("exits")
+        raise SystemExit(2)
+
+    for build in (stops, crashes, exits):
+        monkeypatch.setattr(checking, "build", build)
+        checking.fill_from_shared_cache(options, found, ["mypy_plugin"], FileSystemCache())
+        assert not (tmp_path / "project-cache").exists()
+        assert not [path.name for path in shared.iterdir() if path.is_dir()], "no entry published, nothing left behind"
+    assert built == ["stops", "crashes", "exits"], "each failure was met while building the entry"
 
 
 def test_where_it_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
