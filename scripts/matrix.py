@@ -134,6 +134,22 @@ def run_cell(jax: str, mypy: str, tests: list[str]) -> tuple[bool, float, Path]:
         return False, time.monotonic() - started, log
 
 
+SUMMARY = re.compile(r"^=*\s*(?P<summary>\d+ (?:passed|failed|skipped|error).*?) in [\d.]+s")
+SKIPPED = re.compile(r"^SKIPPED \[(?P<count>\d+)\] [^:]+(?::\d+)?: (?P<reason>.*)$")
+
+
+def outcome_of(log: str) -> tuple[str, dict[str, int]]:
+    """pytest's last summary in a cell's log ("580 passed, 53 skipped"), and how many tests
+    were skipped for each reason (pytest's ``-ra`` lines), so that CI's output shows what a
+    cell did not run."""
+    summaries = [m["summary"] for m in map(SUMMARY.match, log.splitlines()) if m]
+    skipped: dict[str, int] = {}
+    for m in map(SKIPPED.match, log.splitlines()):
+        if m:
+            skipped[m["reason"]] = skipped.get(m["reason"], 0) + int(m["count"])
+    return (summaries[-1] if summaries else "no pytest summary"), dict(sorted(skipped.items(), key=lambda item: -item[1]))
+
+
 def version(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in text.split("."))
 
@@ -174,7 +190,10 @@ def main(argv: list[str] | None = None) -> int:
     total = time.monotonic()
     with ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
         for (jax, mypy, _), (ok, seconds, log) in zip(cells, pool.map(lambda cell: run_cell(*cell), cells)):
-            print(f"matrix: jax {jax:<7} mypy {mypy:<6} {'passed' if ok else 'FAILED'} in {seconds:5.0f} s", flush=True)
+            summary, skipped = outcome_of(log.read_text())
+            print(f"matrix: jax {jax:<7} mypy {mypy:<6} {'passed' if ok else 'FAILED'} in {seconds:5.0f} s: {summary}", flush=True)
+            for reason, count in skipped.items():
+                print(f"    skipped {count:3d}: {reason}", flush=True)
             if not ok:
                 failed.append(log)
                 lines = [line.strip()[:300] for line in log.read_text().splitlines() if line.strip()]

@@ -191,7 +191,34 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.runtest = functools.partial(run, item)  # type: ignore[method-assign]
 
 
+COLLECTED_FILES: set[Path] = set()
+"""The YAML files of cases this session collected."""
+
+
+def pytest_collect_file(file_path: Path) -> None:
+    if file_path.suffix == ".yml" and file_path.name.startswith("test"):
+        COLLECTED_FILES.add(file_path)
+
+
+def not_collected() -> dict[tuple[str, str], int]:
+    """The cases pytest-mypy-plugins leaves out without a word (their ``skip`` is true here: a
+    library or a JAX release this environment lacks), by file and reason."""
+    if not COLLECTED_FILES:
+        return {}
+    from cases import load_cases
+
+    found: dict[tuple[str, str], int] = {}
+    for path in sorted(COLLECTED_FILES):
+        for case in load_cases(paths=[path]):
+            if case.skipped:
+                key = (f"tests/typecheck/{path.name}", case.skip_reason)
+                found[key] = found.get(key, 0) + 1
+    return found
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for (file, reason), count in not_collected().items():
+        terminalreporter.write_line(f"SKIPPED [{count}] {file}: {reason}")
     if BATCHES.made:
         batched = sum(len(batch.index) for batch in BATCHES.made.values())
         terminalreporter.write_line(

@@ -522,10 +522,11 @@ PLATFORMS: Final = ("cpu", "gpu", "tpu")
 """The names ``jax.default_backend()`` gives the platforms."""
 
 
-def load_cases(folder: Path = TYPECHECK) -> list[Case]:
-    """Every case of every YAML file, one per parametrized entry, named like pytest names them."""
+def load_cases(folder: Path = TYPECHECK, paths: list[Path] | None = None) -> list[Case]:
+    """Every case of every YAML file (of ``folder``, or ``paths``), one per parametrized entry,
+    named like pytest names them."""
     cases = []
-    for path in sorted(folder.glob("*.yml")):
+    for path in sorted(folder.glob("*.yml")) if paths is None else paths:
         for raw in yaml.safe_load(path.read_text(encoding="utf-8")):
             for params in raw.get("parametrized") or [{}]:
                 suffix = ",".join(f"{k}={v}" for k, v in params.items())
