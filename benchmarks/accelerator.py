@@ -20,26 +20,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
-import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ElementTree
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+
+import provenance
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNTIME_TESTS = ["tests/test_runtime_truth.py", "tests/test_traced_tables.py", "tests/test_contract.py", "tests/test_equinox_modules.py"]
 LIBRARIES = ["jax", "jaxlib", "numpy", "mypy", "flax", "equinox"]
-
-
-def revision(given: str | None) -> str:
-    """The commit measured: ``given`` (a copy of the tree without ``.git``), else the checkout's."""
-    if given:
-        return given
-    found = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    return found.stdout.strip() if found.returncode == 0 else "unknown"
 
 
 def outcomes(junit: Path) -> tuple[dict[str, int], list[dict[str, str]]]:
@@ -80,22 +71,22 @@ def main() -> int:
 
     device = jax.devices()[0]
     on_platform = sorted(case.name for case in load_cases() if jax.default_backend() in case.on_platform)
-    result: dict[str, Any] = {
-        "revision": revision(args.revision),
-        "command": "python benchmarks/accelerator.py " + " ".join(sys.argv[1:]),
-        "machine": {
-            "platform": jax.default_backend(),
-            "device": device.device_kind,
-            "devices": jax.device_count(),
-            "python": platform.python_version(),
-            **{name: metadata.version(name) for name in LIBRARIES if installed(name)},
+    result = provenance.stamped(
+        {
+            "machine": {
+                "platform": jax.default_backend(),
+                "device": device.device_kind,
+                "devices": jax.device_count(),
+                **{name: metadata.version(name) for name in LIBRARIES if installed(name)},
+            },
+            "tests": RUNTIME_TESTS,
+            "counts": counts,
+            "failures": failures,
+            "checked against the platform's own outcome": on_platform,
+            "pytest exit status": int(status),
         },
-        "tests": RUNTIME_TESTS,
-        "counts": counts,
-        "failures": failures,
-        "checked against the platform's own outcome": on_platform,
-        "pytest exit status": int(status),
-    }
+        given_revision=args.revision,
+    )
     text = json.dumps(result, indent=2) + "\n"
     if args.json:
         args.json.write_text(text, encoding="utf-8")

@@ -23,6 +23,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import provenance  # noqa: E402
+
 from mypy_plugin.analyses import contract  # noqa: E402
 
 
@@ -64,13 +66,15 @@ def main() -> int:
         for path in sorted(contract.FOLDER.glob("jax-*.json"))
     }
     removed = json.loads((contract.FOLDER / "removed.json").read_text(encoding="utf-8"))["removed"]
-    result = {
-        "package release": (ROOT / "jax_stubs" / "JAX_VERSION").read_text(encoding="utf-8").strip(),
-        "releases": releases,
-        "removed names": len(removed),
-        "removed names with a replacement": sum(bool(entry["replacement"]) for entry in removed.values()),
-    }
-    text = json.dumps(result, indent=2, sort_keys=True)
+    result = provenance.stamped(
+        {
+            "package release": (ROOT / "jax_stubs" / "JAX_VERSION").read_text(encoding="utf-8").strip(),
+            "releases": releases,
+            "removed names": len(removed),
+            "removed names with a replacement": sum(bool(entry["replacement"]) for entry in removed.values()),
+        }
+    )
+    text = json.dumps(result, indent=2)
     if args.json:
         args.json.write_text(text + "\n", encoding="utf-8")
     print(text)

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import provenance  # noqa: E402
 from lsp_latency import SAMPLE, diagnostics_after, library_module  # noqa: E402
 
 from mypy_plugin.lint.shared_cache import ENVIRONMENT  # noqa: E402
@@ -110,7 +111,7 @@ def main() -> int:
             f"{result['lsp_first']:>8} {result['lsp_second']:>8} {result['lsp_warm']:>9}  {result['same_reports']}"
         )
     if args.json is not None:
-        args.json.write_text(json.dumps({"python": sys.version.split()[0], "results": results}, indent=2) + "\n")
+        args.json.write_text(json.dumps(provenance.stamped({"results": results}), indent=2) + "\n")
     return 0 if all(result["same_reports"] for result in results) else 1
 
 

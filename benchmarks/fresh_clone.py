@@ -17,8 +17,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
-import platform
 import re
 import resource
 import subprocess
@@ -27,16 +25,11 @@ import tempfile
 import time
 from pathlib import Path
 
+import provenance
+
 ROOT = Path(__file__).resolve().parent.parent
 STAGE = re.compile(r"^scripts/test: (?P<stage>.+?)\s+(?P<wall>\d+) s wall\s+(?P<cpu>\d+) s CPU")
 PYTEST = re.compile(r"^=*\s*(?P<summary>\d+ passed.*?) in [\d.]+s")
-
-
-def machine() -> dict[str, object]:
-    cpu = next(
-        (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")), ""
-    )
-    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version()}
 
 
 def main() -> int:
@@ -62,16 +55,17 @@ def main() -> int:
         if m
     }
     summaries = [m["summary"] for m in map(PYTEST.match, output.splitlines()) if m]
-    result = {
-        "revision": revision,
-        "date": datetime.date.today().isoformat(),
-        "machine": machine(),
-        "exit_status": run.returncode,
-        "wall_seconds": round(wall),
-        "cpu_seconds": round((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)),
-        "stages": stages,
-        "pytest": summaries[0] if summaries else "",
-    }
+    result = provenance.stamped(
+        {
+            "date": datetime.date.today().isoformat(),
+            "exit_status": run.returncode,
+            "wall_seconds": round(wall),
+            "cpu_seconds": round((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)),
+            "stages": stages,
+            "pytest": summaries[0] if summaries else "",
+        },
+        given_revision=revision,
+    )
     text = json.dumps(result, indent=2)
     print(text)
     if args.json:

@@ -36,6 +36,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import provenance  # noqa: E402
 from sweep import fetch_sources, machine  # noqa: E402
 
 BIN = Path(sys.executable).parent
@@ -124,7 +125,9 @@ def main(argv: list[str] | None = None) -> int:
             f" (from {min(ratios):.2f} to {max(ratios):.2f})"
         )
         if args.json:
-            args.json.write_text(json.dumps({"machine": machine(), "reps": args.reps, "packages": results}, indent=1) + "\n")
+            args.json.write_text(
+                json.dumps(provenance.stamped({"machine": machine(), "reps": args.reps, "packages": results}), indent=1) + "\n"
+            )
         return 0 if all(result["agrees"] for result in results) else 1
     finally:
         shutil.rmtree(work, ignore_errors=True)

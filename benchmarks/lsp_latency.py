@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
+import provenance
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient
 
@@ -117,7 +118,7 @@ def main() -> int:
             f"change {result['change']} s, save {result['save']} s"
         )
     if args.json is not None:
-        args.json.write_text(json.dumps({"python": sys.version.split()[0], "results": results}, indent=2) + "\n")
+        args.json.write_text(json.dumps(provenance.stamped({"results": results}), indent=2) + "\n")
     return 0
 
 

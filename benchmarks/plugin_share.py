@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import provenance  # noqa: E402
 import sweep  # noqa: E402
 
 CONFIG = sweep.BASE_CONFIG + "plugins = mypy_plugin\nfollow_imports = silent\n"
@@ -56,9 +55,7 @@ def main() -> int:
         if not last.startswith("{"):
             print(run.stdout[-3000:], run.stderr[-3000:], file=sys.stderr)
             return 1
-    made_by = "python benchmarks/plugin_share.py --tool TOOL" + (" --held-out" if options.held_out else "")
-    machine = {"cores": os.cpu_count(), "python": platform.python_version()}
-    result = {"revision": sweep.revision(), "command": made_by, **json.loads(last), "packages": packages, "machine": machine}
+    result = provenance.stamped({**json.loads(last), "packages": packages})
     print(f"plugin share of a cold run: {100 * result['share']:.2f} % (hooks {result['hooks_s']:.2f} s of {result['run_s']:.1f} s)")
     if options.json:
         options.json.write_text(json.dumps(result, indent=2) + "\n")

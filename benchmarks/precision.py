@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import shutil
 import subprocess
 import sys
@@ -35,6 +34,8 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+import provenance
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "precision"
@@ -146,15 +147,6 @@ def judge(
     return {"reports": len(reports), "by_code": dict(sorted(by_code.items())), **counts, "problems": problems}
 
 
-def revision() -> str:
-    """The commit measured (``-dirty`` where the package's code differs from it)."""
-    try:
-        dirty = git("status", "--porcelain", "--", "../mypy_plugin", "../jax_stubs", cwd=HERE).strip()
-        return git("rev-parse", "--short", "HEAD", cwd=HERE).strip() + ("-dirty" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def installed(names: list[str]) -> dict[str, str]:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -213,14 +205,7 @@ def main() -> int:
         f"{totals['false']} false, {totals['unjudged']} unjudged"
     )
     if args.json:
-        result = {
-            "revision": revision(),
-            "command": "python benchmarks/precision.py " + " ".join("DIR" if a.startswith("/") else a for a in sys.argv[1:]),
-            "machine": {"python": platform.python_version(), "processor": platform.machine(), "cpus": os.cpu_count()},
-            "environment": installed(corpus["environment"]),
-            "totals": dict(totals),
-            "repositories": results,
-        }
+        result = provenance.stamped({"environment": installed(corpus["environment"]), "totals": dict(totals), "repositories": results})
         args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     shutil.rmtree(cache, ignore_errors=True)
     return 1 if failed else 0

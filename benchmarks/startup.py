@@ -23,6 +23,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import provenance
+
 ONE_RUN = """
 import json, sys, time
 import mypy.build, mypy.main, mypy.version
@@ -68,8 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"startup: it imported {len(imported)} modules the run had not: {', '.join(imported)}")
     if args.json:
         args.json.write_text(
-            json.dumps({"python": sys.version.split()[0], "runs_ms": milliseconds, "median_ms": median, "imported": imported}, indent=2)
-            + "\n"
+            json.dumps(provenance.stamped({"runs_ms": milliseconds, "median_ms": median, "imported": imported}), indent=2) + "\n"
         )
     return 0
 

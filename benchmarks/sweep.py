@@ -52,6 +52,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
+import provenance  # noqa: E402
 from checkers import parse_pyright  # noqa: E402
 from environments import OUR_PACKAGE, linked_environment  # noqa: E402
 from findings import FINDINGS, TYPED_JIT_CAUSES, TYPED_JIT_ENTRY, at, confirm  # noqa: E402
@@ -91,6 +92,8 @@ EXAMPLES_CONFIG = BASE_CONFIG + "plugins = mypy_plugin\nexplicit_package_bases =
 """An example folder is checked from itself: its scripts import their siblings (``import
 models``), and subfolders without ``__init__.py`` are packages named from there."""
 JIT_USE = re.compile(r"\bjax\.jit\b|@jit\b|\bjit\(")
+AT_UPDATE = re.compile(r"\.at\[")
+"""An indexed update, ``x.at[i].set(v)``: where ``jax-discarded-update`` looks."""
 
 
 def fetch_sources(work: Path, libraries: dict[str, str] | None = None) -> list[str]:
@@ -164,12 +167,14 @@ def example_errors(python: Path, work: Path) -> list[str]:
 
 
 def size_of(src: Path, packages: list[str]) -> dict[str, int]:
-    """How much the sweep checks: Python files, lines, and uses of ``jax.jit`` (``JIT_USE``)."""
+    """How much the sweep checks: Python files, lines, uses of ``jax.jit`` (``JIT_USE``) and
+    indexed updates (``AT_UPDATE``)."""
     texts = [path.read_text(encoding="utf-8", errors="replace") for folder in packages for path in (src / folder).rglob("*.py")]
     return {
         "files": len(texts),
         "lines": sum(text.count("\n") for text in texts),
         "jit_uses": sum(len(JIT_USE.findall(text)) for text in texts),
+        "at_updates": sum(len(AT_UPDATE.findall(text)) for text in texts),
     }
 
 
@@ -292,16 +297,6 @@ def location(line: str) -> tuple[str, int]:
 def rechecked_modules(verbose_log: str) -> int:
     """Modules a run parsed again instead of taking from the cache."""
     return sum(1 for line in verbose_log.splitlines() if line.startswith("LOG:  Parsing "))
-
-
-def revision() -> str:
-    """The commit measured (``-dirty`` where the package's code differs from it), as results record it."""
-
-    def git(*args: str) -> str:
-        return subprocess.run(["git", *args], cwd=Path(__file__).resolve().parent, capture_output=True, text=True).stdout.strip()
-
-    head = git("rev-parse", "--short", "HEAD") or "unknown"
-    return head + ("-dirty" if git("status", "--porcelain", "--", "../mypy_plugin", "../jax_stubs") else "")
 
 
 def machine() -> dict[str, str]:
@@ -567,40 +562,41 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
         found = None if args.cost_only else phase_diagnostics(sources)
+        size["example_files"] = len(list((sources.work / "examples").rglob("*.py")))
         cost = phase_cost(sources, args.reps, args.warm_reps)
         side_by_side = phase_side_by_side(sources, args.pairs, args.control_pairs)
         plugin_time = phase_plugin_time(sources)
     if args.json:
         args.json.write_text(
             json.dumps(
-                {
-                    "revision": revision(),
-                    "command": "python benchmarks/sweep.py " + " ".join(sys.argv[1:]),
-                    "machine": machine(),
-                    "libraries": LIBRARIES,
-                    "pallas_kernels_of_jax": JAX_RELEASE,
-                    "size": size,
-                    "reps": args.reps,
-                    "warm_reps": args.warm_reps,
-                    "pairs": args.pairs,
-                    "control_pairs": args.control_pairs,
-                    "times": cost.times,
-                    "medians": cost.medians,
-                    "ratios": cost.ratios,
-                    "paired_ratios": cost.paired_ratios,
-                    "warm_rechecked_modules": cost.rechecked,
-                    "side_by_side_runs": side_by_side.runs,
-                    "side_by_side": side_by_side.summary,
-                    "plugin_time": plugin_time,
-                    "mypy_diagnostics": found.counts if found else {},
-                    "mypy_changes": found.changes if found else {},
-                    "targeted_errors": found.targeted if found else [],
-                    "examples": {name: f"{LIBRARIES[name]}: {folder}/" for name, folder in EXAMPLES.items()},
-                    "example_targeted_errors": found.example_targeted if found else [],
-                    "pyright_changes": found.pyright_changes if found else {},
-                    "findings": found.findings if found else [],
-                    "unexplained": found.unexplained if found else [],
-                },
+                provenance.stamped(
+                    {
+                        "machine": machine(),
+                        "libraries": LIBRARIES,
+                        "pallas_kernels_of_jax": JAX_RELEASE,
+                        "size": size,
+                        "reps": args.reps,
+                        "warm_reps": args.warm_reps,
+                        "pairs": args.pairs,
+                        "control_pairs": args.control_pairs,
+                        "times": cost.times,
+                        "medians": cost.medians,
+                        "ratios": cost.ratios,
+                        "paired_ratios": cost.paired_ratios,
+                        "warm_rechecked_modules": cost.rechecked,
+                        "side_by_side_runs": side_by_side.runs,
+                        "side_by_side": side_by_side.summary,
+                        "plugin_time": plugin_time,
+                        "mypy_diagnostics": found.counts if found else {},
+                        "mypy_changes": found.changes if found else {},
+                        "targeted_errors": found.targeted if found else [],
+                        "examples": {name: f"{LIBRARIES[name]}: {folder}/" for name, folder in EXAMPLES.items()},
+                        "example_targeted_errors": found.example_targeted if found else [],
+                        "pyright_changes": found.pyright_changes if found else {},
+                        "findings": found.findings if found else [],
+                        "unexplained": found.unexplained if found else [],
+                    }
+                ),
                 indent=2,
             )
             + "\n"

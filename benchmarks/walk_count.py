@@ -27,6 +27,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+import provenance
 from mypy import api
 from mypy.nodes import CallExpr
 
@@ -118,14 +119,16 @@ def main() -> int:
                     print(f"{requirement}: {line}", file=sys.stderr)
             counts.reports[requirement] = dict(found)
             print(f"{requirement}: {sum(found.values())} reports of the plugin", file=sys.stderr)
-    result = {
-        "functions walked": len(counts.functions),
-        "by transform": dict(counts.by_transform.most_common()),
-        "parameters traced or pytrees of tracers": counts.parameters,
-        "helpers followed": len(counts.helpers),
-        "calls given tracers, not followed": dict(collections.Counter(counts.gave_up.values()).most_common()),
-        "reports of the plugin": counts.reports,
-    }
+    result = provenance.stamped(
+        {
+            "functions walked": len(counts.functions),
+            "by transform": dict(counts.by_transform.most_common()),
+            "parameters traced or pytrees of tracers": counts.parameters,
+            "helpers followed": len(counts.helpers),
+            "calls given tracers, not followed": dict(collections.Counter(counts.gave_up.values()).most_common()),
+            "reports of the plugin": counts.reports,
+        }
+    )
     print(json.dumps(result, indent=2))
     if options.json:
         Path(options.json).write_text(json.dumps(result, indent=2) + "\n")
