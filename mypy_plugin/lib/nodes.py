@@ -76,6 +76,19 @@ def calls_in(found: list[Statement]) -> Iterator[CallExpr]:
     return (node for node in walk(found) if isinstance(node, CallExpr))
 
 
+def calls_run_by(found: list[Statement]) -> Iterator[CallExpr]:
+    """The calls that run when ``found`` runs: every call in it but those in a lambda's body,
+    which runs where the lambda is called (``{"swish": lambda x: Swish()(x)}`` makes no module
+    where the table is written, but inside the method that calls it)."""
+    pending: list[Node] = list(reversed(found))
+    while pending:
+        node = pending.pop()
+        if isinstance(node, CallExpr):
+            yield node
+        if not isinstance(node, LambdaExpr):
+            pending.extend(reversed(children(node)))
+
+
 def names_a_function(node: Expression) -> bool:
     """A lambda, or a name or module attribute bound by ``def`` (``jnp.tanh``, ``activate``)."""
     return isinstance(node, LambdaExpr) or isinstance(node, RefExpr) and isinstance(node.node, (FuncDef, Decorator, OverloadedFuncDef))

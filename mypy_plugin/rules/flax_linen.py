@@ -170,10 +170,10 @@ def unbound_calls(tree: MypyFile, made_by: Callable[[Expression], bool], method:
 
 
 def calls_of(statement: Statement) -> list[CallExpr]:
-    """The calls in a simple statement's expressions (compound statements' blocks are walked as
-    statements of their own)."""
+    """The calls a simple statement runs (compound statements' blocks are walked as statements
+    of their own; a lambda's body runs where the lambda is called)."""
     if isinstance(statement, (ExpressionStmt, AssignmentStmt, ReturnStmt)):
-        return list(nodes.calls_in([statement]))
+        return list(nodes.calls_run_by([statement]))
     return []
 
 

@@ -161,7 +161,7 @@ def updating_layer(info: TypeInfo, method: FuncDef, env: Env, module: str, depth
     for statement in path:
         if isinstance(statement, AssignmentStmt) and len(statement.lvalues) == 1 and isinstance(statement.lvalues[0], NameExpr):
             made[statement.lvalues[0].name] = statement.rvalue
-    for call in nodes.calls_in([statement for statement in path if isinstance(statement, SIMPLE)]):
+    for call in nodes.calls_run_by([statement for statement in path if isinstance(statement, SIMPLE)]):
         layer = constructed(call.callee, made)
         if layer is None:
             continue
