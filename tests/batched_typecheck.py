@@ -195,9 +195,11 @@ COLLECTED_FILES: set[Path] = set()
 """The YAML files of cases this session collected."""
 
 
-def pytest_collect_file(file_path: Path) -> None:
-    if file_path.suffix == ".yml" and file_path.name.startswith("test"):
-        COLLECTED_FILES.add(file_path)
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    """A YAML file collected (pytest also asks about the files beside the ones it was given)."""
+    path = Path(report.fspath)
+    if report.passed and path.suffix == ".yml" and "::" not in report.nodeid:
+        COLLECTED_FILES.add(path)
 
 
 def not_collected() -> dict[tuple[str, str], int]:
