@@ -9,6 +9,10 @@ markers, ``<!-- figure:<key> -->0.27 %<!-- /figure -->``, and ``FIGURES`` says w
 document prints another value than its result holds, or names a key no result has
 (``tests/test_docs.py`` runs it); with ``--write`` it writes the results' values in. A benchmark
 run that writes a new result is followed by ``--write``.
+
+Every result records the revision it measured (``benchmarks/provenance.py``). A result that
+records none fails; one older than a commit that changed what it measures (``MEASURES``) fails
+unless the paragraph printing its figure also prints its revision (``<stem>.revision``).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -56,7 +61,6 @@ FIGURES: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
     "ci.wall_minutes": ("ci.json", lambda result: minutes(result["wall_seconds"])),
     "ci.cpu_minutes": ("ci.json", lambda result: minutes(result["cpu_seconds"])),
     "ci.pytest": ("ci.json", lambda result: result["pytest"]),
-    "ci.revision": ("ci.json", lambda result: result["revision"][:7]),
     "sweep.plugin_share": ("sweep.json", lambda result: f"{100 * result['plugin_time']['estimated_share']:.2f} %"),
     "sweep.unexplained": ("sweep.json", lambda result: str(len(result["unexplained"]))),
     "sweep.jit_uses": ("sweep.json", lambda result: str(result["size"]["jit_uses"])),
@@ -79,14 +83,21 @@ FIGURES: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
     "precision.true": ("precision.json", lambda result: str(result["totals"].get("true", 0))),
     "precision.false": ("precision.json", lambda result: str(result["totals"].get("false", 0))),
     "precision.unjudged": ("precision.json", lambda result: str(result["totals"].get("unjudged", 0))),
-    "precision.revision": ("precision.json", lambda result: result["revision"][:7]),
     "accelerator.device": ("accelerator.json", lambda result: result["machine"]["device"]),
     "accelerator.passed": ("accelerator.json", lambda result: str(result["counts"]["passed"])),
     "accelerator.failed": ("accelerator.json", lambda result: str(result["counts"]["failed"] + result["counts"]["errors"])),
     "accelerator.skipped": ("accelerator.json", lambda result: str(result["counts"]["skipped"])),
     "accelerator.own_outcome": ("accelerator.json", lambda result: str(len(result["checked against the platform's own outcome"]))),
     "accelerator.jax": ("accelerator.json", lambda result: result["machine"]["jax"]),
-    "accelerator.revision": ("accelerator.json", lambda result: result["revision"][:7]),
+    "held_out_walk.functions": ("held_out_walk.json", lambda result: str(result["functions walked"])),
+    "held_out_walk.helpers": ("held_out_walk.json", lambda result: str(result["helpers followed"])),
+    "held_out_walk.reports": (
+        "held_out_walk.json",
+        lambda result: str(sum(sum(codes.values()) for codes in result["reports of the plugin"].values())),
+    ),
+    "held_out_share.percent": ("held_out_share.json", lambda result: f"{100 * result['share']:.2f} %"),
+    "held_out_share.hooks": ("held_out_share.json", lambda result: f"{result['hooks_s']:.2f} s"),
+    "held_out_share.run": ("held_out_share.json", lambda result: f"{result['run_s']:.1f} s"),
     "share.percent": ("share.json", lambda result: f"{100 * result['share']:.2f} %"),
     "share.hooks": ("share.json", lambda result: f"{result['hooks_s']:.2f} s"),
     "share.run": ("share.json", lambda result: f"{result['run_s']:.1f} s"),
@@ -112,18 +123,102 @@ FIGURES: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
 """Each figure's key: the result file it is read from, and how it is printed."""
 
 
+MEASURES: dict[str, tuple[str, ...]] = {
+    "ci.json": (".",),
+    "sweep.json": ("mypy_plugin", "jax_stubs", "benchmarks/sweep.py", "benchmarks/findings.py"),
+    "share.json": ("mypy_plugin", "benchmarks/plugin_share.py"),
+    "held_out_share.json": ("mypy_plugin", "benchmarks/plugin_share.py"),
+    "walk.json": ("mypy_plugin/analyses", "mypy_plugin/rules", "benchmarks/walk_count.py"),
+    "held_out_walk.json": ("mypy_plugin/analyses", "mypy_plugin/rules", "benchmarks/walk_count.py"),
+    "startup.json": ("mypy_plugin/__init__.py", "mypy_plugin/main.py", "mypy_plugin/rules/hooked.py", "benchmarks/startup.py"),
+    "lsp.json": ("mypy_plugin/lint", "benchmarks/lsp_latency.py"),
+    "first_run.json": ("mypy_plugin/lint", "benchmarks/first_run.py"),
+    "precision.json": ("mypy_plugin", "benchmarks/precision.py", "benchmarks/precision"),
+    "contract.json": ("mypy_plugin/contract", "benchmarks/contract_coverage.py"),
+    "accelerator.json": ("mypy_plugin", "tests/typecheck", "tests/cases.py", "tests/test_runtime_truth.py", "benchmarks/accelerator.py"),
+}
+"""What each result measures: a commit that changes one of these paths after the result's
+revision makes its figures older than what they measure. Such a figure is printed only in a
+paragraph that also prints the result's revision (``<stem>.revision``), so the reader knows
+which code it describes."""
+
+
+def revision_key(result: str) -> str:
+    """The figure key of a result's revision: ``sweep.revision`` for ``sweep.json``."""
+    return result.removesuffix(".json") + ".revision"
+
+
+def git(*args: str) -> str | None:
+    """A git command's output in this checkout; None where git or the history cannot answer
+    (a copy without ``.git``, a shallow clone that lacks the revision)."""
+    try:
+        found = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+    except OSError:
+        return None
+    return found.stdout.strip() if found.returncode == 0 else None
+
+
+def outdated(name: str, result: dict[str, Any]) -> str | None:
+    """Why the result ``name`` is older than what it measures (a commit since its revision
+    changed a path it measures, or it records no revision); None where it is current or git
+    cannot tell."""
+    recorded = result.get("revision")
+    if not isinstance(recorded, str) or recorded == "unknown":
+        return "records no revision: run its script again"
+    commit = recorded.removesuffix("-dirty")
+    if git("cat-file", "-e", f"{commit}^{{commit}}") is None:
+        return None
+    changes = git("rev-list", "--count", f"{commit}..HEAD", "--", *MEASURES.get(name, (".",)))
+    if changes is None or changes == "0" and not recorded.endswith("-dirty"):
+        return None
+    uncommitted = " with changes not committed" if recorded.endswith("-dirty") else ""
+    return f"it measured {commit[:7]}{uncommitted}, and {changes} commits changed what it measures since"
+
+
 def documents() -> list[Path]:
     return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "benchmarks" / "README.md"]
 
 
+def figure(key: str) -> tuple[str, Callable[[dict[str, Any]], str]] | None:
+    """The result a figure is read from and how it is printed: ``FIGURES``, and every result's
+    ``<stem>.revision``; None for a key neither knows."""
+    if key in FIGURES:
+        return FIGURES[key]
+    stem, _, last = key.rpartition(".")
+    if last == "revision" and (RESULTS / f"{stem}.json").exists():
+        return f"{stem}.json", lambda result: str(result.get("revision", "unknown"))[:7]
+    return None
+
+
 def value_of(key: str, loaded: dict[str, dict[str, Any]]) -> str | None:
-    """The figure ``key`` as its result holds it; None for a key ``FIGURES`` does not know."""
-    if key not in FIGURES:
+    """The figure ``key`` as its result holds it; None for a key no result has."""
+    found = figure(key)
+    if found is None:
         return None
-    name, printed = FIGURES[key]
+    name, printed = found
+    return printed(load(name, loaded))
+
+
+def load(name: str, loaded: dict[str, dict[str, Any]]) -> dict[str, Any]:
     if name not in loaded:
         loaded[name] = json.loads((RESULTS / name).read_text(encoding="utf-8"))
-    return printed(loaded[name])
+    return loaded[name]
+
+
+def unstated_revisions(document: Path, text: str, loaded: dict[str, dict[str, Any]]) -> list[str]:
+    """Each figure of an outdated result printed in a paragraph that does not print the
+    result's revision."""
+    found = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        keys = {match["key"] for match in MARK.finditer(paragraph)}
+        for name in sorted({read[0] for key in keys if (read := figure(key)) is not None}):
+            why = outdated(name, load(name, loaded))
+            shown = ", ".join(sorted(key for key in keys if (figure(key) or ("",))[0] == name and key != revision_key(name)))
+            if why is not None and "revision" not in load(name, loaded):
+                found.append(f"{document.relative_to(ROOT)}: {shown}: benchmarks/results/{name} {why}")
+            elif why is not None and revision_key(name) not in keys:
+                found.append(f"{document.relative_to(ROOT)}: {shown} printed without {revision_key(name)}: {why}")
+    return found
 
 
 def differences(write: bool = False) -> list[str]:
@@ -143,6 +238,7 @@ def differences(write: bool = False) -> list[str]:
             return f"<!-- figure:{match['key']} -->{value}<!-- /figure -->"
 
         new = MARK.sub(replaced, text)
+        found.extend(unstated_revisions(document, new, loaded))
         if write and new != text:
             document.write_text(new, encoding="utf-8")
     return found

@@ -193,6 +193,25 @@ def test_every_figure_comes_from_its_result() -> None:
     assert figures.differences() == []
 
 
+def test_a_figure_older_than_what_it_measures_says_its_revision(tmp_path: Path) -> None:
+    """A result that records no revision, or whose revision is older than a commit that changed
+    what it measures, fails unless the paragraph printing its figure also prints the revision."""
+    import figures
+
+    first = figures.git("rev-list", "--max-parents=0", "HEAD")
+    head = figures.git("rev-parse", "HEAD")
+    if not first or not head:
+        pytest.skip("no git history here")
+    assert figures.outdated("share.json", {}) == "records no revision: run its script again"
+    assert figures.outdated("share.json", {"revision": head}) is None
+    assert "commits changed what it measures" in (figures.outdated("share.json", {"revision": first.split()[0]}) or "")
+    loaded = {"share.json": {"revision": first.split()[0], "share": 0.01, "hooks_s": 1.0, "run_s": 100.0}}
+    bare = "The share: <!-- figure:share.percent -->1.00 %<!-- /figure -->.\n"
+    stated = bare.replace(".\n", " (at <!-- figure:share.revision -->x<!-- /figure -->).\n")
+    assert figures.unstated_revisions(figures.ROOT / "README.md", bare, loaded)
+    assert figures.unstated_revisions(figures.ROOT / "README.md", stated, loaded) == []
+
+
 LINK = re.compile(r"\]\((?P<target>[^)\s#]*)(?:#(?P<anchor>[^)\s]+))?\)")
 
 
