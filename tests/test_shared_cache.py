@@ -86,9 +86,9 @@ def test_first_runs_share_one_analysis_and_report_the_same(tmp_path: Path) -> No
     in_the_entry = {name.partition(".")[0].partition("/")[0] for name in cached_names(shared / entries[0] / shared_cache.ENTRY_CACHE)}
     assert "jax" in in_the_entry and not in_the_entry & (project_modules(tmp_path / "c") | project_modules(tmp_path / "a")), in_the_entry
     # two runs filling one new project at once: one fills it, both report as a run without it
-    fresh = project(tmp_path / "e")
+    fresh = project(tmp_path / "e", blocks=False)
     both = [lint(fresh, str(shared)) for _ in range(2)]
-    assert [reports(run) for run in both] == [without, without]
+    assert [reports(run) for run in both] == [of_the_sample, of_the_sample]
     filled = sorted(path.name for path in (tmp_path / "e" / checking.CACHE).iterdir())
     assert not [name for name in filled if name.startswith(".filling-")] and seeded(tmp_path / "e"), filled
 
