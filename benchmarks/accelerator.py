@@ -23,7 +23,6 @@ import json
 import sys
 import tempfile
 import xml.etree.ElementTree as ElementTree
-from importlib import metadata
 from pathlib import Path
 
 import provenance
@@ -77,7 +76,7 @@ def main() -> int:
                 "platform": jax.default_backend(),
                 "device": device.device_kind,
                 "devices": jax.device_count(),
-                **{name: metadata.version(name) for name in LIBRARIES if installed(name)},
+                **provenance.versions(LIBRARIES),
             },
             "tests": RUNTIME_TESTS,
             "counts": counts,
@@ -92,14 +91,6 @@ def main() -> int:
         args.json.write_text(text, encoding="utf-8")
     print(text)
     return 0 if status == 0 and jax.default_backend() != "cpu" else 1
-
-
-def installed(name: str) -> bool:
-    try:
-        metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return False
-    return True
 
 
 if __name__ == "__main__":

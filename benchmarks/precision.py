@@ -147,18 +147,6 @@ def judge(
     return {"reports": len(reports), "by_code": dict(sorted(by_code.items())), **counts, "problems": problems}
 
 
-def installed(names: list[str]) -> dict[str, str]:
-    from importlib.metadata import PackageNotFoundError, version
-
-    found = {}
-    for name in names:
-        try:
-            found[name] = version(name)
-        except PackageNotFoundError:
-            continue
-    return found
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mirror", type=Path, help="a folder of bare snapshots, owner+name/repo, read before GitHub")
@@ -205,7 +193,9 @@ def main() -> int:
         f"{totals['false']} false, {totals['unjudged']} unjudged"
     )
     if args.json:
-        result = provenance.stamped({"environment": installed(corpus["environment"]), "totals": dict(totals), "repositories": results})
+        result = provenance.stamped(
+            {"environment": provenance.versions(corpus["environment"]), "totals": dict(totals), "repositories": results}
+        )
         args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     shutil.rmtree(cache, ignore_errors=True)
     return 1 if failed else 0

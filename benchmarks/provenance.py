@@ -20,13 +20,14 @@ MEASURED_CODE = ("mypy_plugin", "jax_stubs")
 """The package's code: a change there outside a commit makes a revision ``-dirty``."""
 
 
-def git(*args: str) -> str:
-    """A git command's output in this checkout; empty where git or the history is missing."""
+def git(*args: str) -> str | None:
+    """A git command's output in this checkout; None where git or the history cannot answer
+    (a copy without ``.git``, a shallow clone that lacks a revision)."""
     try:
         found = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
     except OSError:
-        return ""
-    return found.stdout.strip() if found.returncode == 0 else ""
+        return None
+    return found.stdout.strip() if found.returncode == 0 else None
 
 
 def revision(given: str | None = None) -> str:
@@ -47,6 +48,19 @@ def command(argv: list[str] | None = None) -> str:
     script = os.path.relpath(os.path.abspath(args[0]), ROOT)
     shown = [word if not word.startswith("/") or word.startswith(str(ROOT)) else "DIR" for word in args[1:]]
     return " ".join(["python", script, *(os.path.relpath(word, ROOT) if word.startswith(str(ROOT)) else word for word in shown)])
+
+
+def versions(names: list[str]) -> dict[str, str]:
+    """The installed release of each distribution of ``names`` that is installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {}
+    for name in names:
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            continue
+    return found
 
 
 def machine() -> dict[str, Any]:

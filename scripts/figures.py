@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +27,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import provenance  # noqa: E402  (the results' revisions, read with the same git helper that wrote them)
+
 MARK = re.compile(r"<!-- figure:(?P<key>[\w.]+) -->(?P<value>.*?)<!-- /figure -->")
 
 
@@ -148,16 +150,6 @@ def revision_key(result: str) -> str:
     return result.removesuffix(".json") + ".revision"
 
 
-def git(*args: str) -> str | None:
-    """A git command's output in this checkout; None where git or the history cannot answer
-    (a copy without ``.git``, a shallow clone that lacks the revision)."""
-    try:
-        found = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
-    except OSError:
-        return None
-    return found.stdout.strip() if found.returncode == 0 else None
-
-
 def outdated(name: str, result: dict[str, Any]) -> str | None:
     """Why the result ``name`` is older than what it measures (a commit since its revision
     changed a path it measures, or it records no revision); None where it is current or git
@@ -166,9 +158,9 @@ def outdated(name: str, result: dict[str, Any]) -> str | None:
     if not isinstance(recorded, str) or recorded == "unknown":
         return "records no revision: run its script again"
     commit = recorded.removesuffix("-dirty")
-    if git("cat-file", "-e", f"{commit}^{{commit}}") is None:
+    if provenance.git("cat-file", "-e", f"{commit}^{{commit}}") is None:
         return None
-    changes = git("rev-list", "--count", f"{commit}..HEAD", "--", *MEASURES.get(name, (".",)))
+    changes = provenance.git("rev-list", "--count", f"{commit}..HEAD", "--", *MEASURES.get(name, (".",)))
     if changes is None or changes == "0" and not recorded.endswith("-dirty"):
         return None
     uncommitted = " with changes not committed" if recorded.endswith("-dirty") else ""

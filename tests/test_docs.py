@@ -197,9 +197,10 @@ def test_a_figure_older_than_what_it_measures_says_its_revision(tmp_path: Path) 
     """A result that records no revision, or whose revision is older than a commit that changed
     what it measures, fails unless the paragraph printing its figure also prints the revision."""
     import figures
+    import provenance  # on the path figures sets: the helper that wrote the results' revisions
 
-    first = figures.git("rev-list", "--max-parents=0", "HEAD")
-    head = figures.git("rev-parse", "HEAD")
+    first = provenance.git("rev-list", "--max-parents=0", "HEAD")
+    head = provenance.git("rev-parse", "HEAD")
     if not first or not head:
         pytest.skip("no git history here")
     assert figures.outdated("share.json", {}) == "records no revision: run its script again"
