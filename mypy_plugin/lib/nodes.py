@@ -61,14 +61,15 @@ from mypy.nodes import (
 from mypy_plugin.lib import statements
 
 
-def walk(found: list[Statement]) -> Iterator[Node]:
-    """Every node in ``found``, in the blocks inside them and in the bodies defined there, in
-    the order they are written."""
+def walk(found: list[Statement], into_lambdas: bool = True) -> Iterator[Node]:
+    """Every node in ``found``, in the blocks inside them and in the bodies defined there (a
+    lambda's body only ``into_lambdas``), in the order they are written."""
     pending: list[Node] = list(reversed(found))
     while pending:
         node = pending.pop()
         yield node
-        pending.extend(reversed(children(node)))
+        if into_lambdas or not isinstance(node, LambdaExpr):
+            pending.extend(reversed(children(node)))
 
 
 def calls_in(found: list[Statement]) -> Iterator[CallExpr]:
@@ -80,13 +81,7 @@ def calls_run_by(found: list[Statement]) -> Iterator[CallExpr]:
     """The calls that run when ``found`` runs: every call in it but those in a lambda's body,
     which runs where the lambda is called (``{"swish": lambda x: Swish()(x)}`` makes no module
     where the table is written, but inside the method that calls it)."""
-    pending: list[Node] = list(reversed(found))
-    while pending:
-        node = pending.pop()
-        if isinstance(node, CallExpr):
-            yield node
-        if not isinstance(node, LambdaExpr):
-            pending.extend(reversed(children(node)))
+    return (node for node in walk(found, into_lambdas=False) if isinstance(node, CallExpr))
 
 
 def names_a_function(node: Expression) -> bool:
