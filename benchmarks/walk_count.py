@@ -31,9 +31,9 @@ import provenance
 from mypy import api
 from mypy.nodes import CallExpr
 
-from mypy_plugin.analyses import calls, tracing
 from mypy_plugin.analyses.sites import Site
 from mypy_plugin.analyses.values import Env, State
+from mypy_plugin.rules.traced import calls, tracing
 
 REPORT = re.compile(r"error: .*  \[(jax-[\w-]+)\]$")
 """An error of the plugin, with its code."""

@@ -2,7 +2,7 @@
 instead of ``["mypy_plugin"]``.
 
 A call of ``jax.jit(f)`` is then checked against ``f``'s own signature and typed with its result
-(``rules/jit_boundary.py``, ``TYPED_CALLS``). Off by default: on real code it surfaces mypy's own
+(``rules/jit/jit_boundary.py``, ``TYPED_CALLS``). Off by default: on real code it surfaces mypy's own
 errors wherever an argument does not match ``f``'s annotations or a result is used against its
 type, and on the sweep's libraries all of those were correct code (``benchmarks/README.md``).
 """

@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HOOKED_FILE = ROOT / "mypy_plugin" / "rules" / "hooked.py"
-EXTRA_RULES = (("jit_boundary", "TYPED_CALLS"),)
+EXTRA_RULES = (("jit.jit_boundary", "TYPED_CALLS"),)
 """Rules that are not a module's ``RULE``: added by another entry point (``typed_jit.py``)."""
 
 

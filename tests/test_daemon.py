@@ -15,7 +15,7 @@ import pytest
 from mypy_runs import CORRECT as FIXED
 from mypy_runs import MISUSE, Daemon, assert_no_crash, run_mypy, shared_cache
 
-from mypy_plugin.rules.to_device import DROP_THE_STREAM, SYNCHRONISE
+from mypy_plugin.rules.arrays.to_device import DROP_THE_STREAM, SYNCHRONISE
 
 CODE = "[jax-to-device-stream]"
 Run = Callable[..., "subprocess.CompletedProcess[str]"]

@@ -1,4 +1,4 @@
-"""The table ``jax-equinox-module`` reads (``mypy_plugin/rules/equinox_modules.py``,
+"""The table ``jax-equinox-module`` reads (``mypy_plugin/rules/equinox/equinox_modules.py``,
 ``FUNCTION_FIELDS``) holds on the installed Equinox: each class, made as its constructor's
 defaults leave it, holds a function, so that ``jax.jit`` given it raises ``TypeError``; and made
 with modules at the parameters named, it runs."""
@@ -10,7 +10,7 @@ import importlib
 import pytest
 from cases import UNTRACEABLE_ARGUMENT
 
-from mypy_plugin.rules import equinox_modules
+from mypy_plugin.rules.equinox import equinox_modules
 
 eqx = pytest.importorskip("equinox")
 jax = pytest.importorskip("jax")

@@ -1,5 +1,5 @@
 """The table of Flax's own compact layers that ``jax-linen-unbound`` reads
-(``mypy_plugin/rules/flax_linen.py``, ``COMPACT_LAYERS``) is the installed Flax's: each public
+(``mypy_plugin/rules/flax/flax_linen.py``, ``COMPACT_LAYERS``) is the installed Flax's: each public
 ``flax.linen`` module class whose ``__call__`` Flax marks compact."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import inspect
 
 import pytest
 
-from mypy_plugin.rules import flax_linen
+from mypy_plugin.rules.flax import flax_linen
 
 nn = pytest.importorskip("flax.linen")
 

@@ -1,5 +1,5 @@
 """``jax-nnx-trace-level`` reports only under the transforms where the installed Flax raises
-(``mypy_plugin/rules/flax_nnx.py``, ``CHECKED_FROM`` and ``EAGER_KINDS``, measured release by
+(``mypy_plugin/rules/flax/flax_nnx.py``, ``CHECKED_FROM`` and ``EAGER_KINDS``, measured release by
 release as the rule page states). The plugin reads the release from the ``.dist-info`` folder's name where mypy
 reads packages, so a folder named for another release, first on the search path, stands for it."""
 
@@ -14,7 +14,7 @@ from mypy_runs import assert_no_crash, run_mypy
 from mypy_plugin.analyses import transforms
 from mypy_plugin.install import installed
 from mypy_plugin.lib import libraries, release
-from mypy_plugin.rules import flax_nnx
+from mypy_plugin.rules.flax import flax_nnx
 
 DRAWN_UNDER_JIT_AND_VMAP = """\
 import jax

@@ -155,7 +155,8 @@ def test_the_hooked_table_is_what_the_rules_declare() -> None:
 
 
 def test_a_rule_is_imported_when_a_name_it_hooks_is_asked() -> None:
-    """Loading the plugin imports no rule; asking for ``to_device`` imports that rule alone."""
+    """Loading the plugin imports no rule; asking for ``to_device`` imports that rule alone, with
+    its family's package and the part of the family's engine it uses."""
     code = (
         "import sys\nfrom mypy.options import Options\nfrom mypy_plugin.main import JaxStubsPlugin\n"
         "plugin = JaxStubsPlugin(Options())\n"
@@ -166,4 +167,6 @@ def test_a_rule_is_imported_when_a_name_it_hooks_is_asked() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["['mypy_plugin.rules.hooked']", "['mypy_plugin.rules.to_device']"], result.stdout
+    family = "mypy_plugin.rules.arrays"
+    imported = f"['{family}', '{family}.receivers', '{family}.to_device']"
+    assert result.stdout.strip().split(maxsplit=1) == ["['mypy_plugin.rules.hooked']", imported], result.stdout

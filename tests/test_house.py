@@ -1,5 +1,5 @@
 """The plugin's parts import each other one way: rules use the JAX analyses and the plumbing, the
-analyses use the plumbing, the plumbing uses nothing of either; no rule uses another, and no
+analyses use the plumbing, the plumbing uses nothing of either; no rule family uses another, and no
 module reaches itself through others. Read from the source (every import, also those inside
 functions), so a change that breaks the layout fails here by name."""
 
@@ -88,10 +88,35 @@ def test_each_part_imports_only_what_lies_below(layer: str) -> None:
     assert wrong == []
 
 
-def test_no_rule_imports_another() -> None:
-    rules = {module for module in MODULES if part(module) == "rules" and module.count(".") == 2}
-    shared = {"mypy_plugin.rules", "mypy_plugin.rules.hooked"}  # the list of rules, and its hook table
-    wrong = sorted(f"{module} imports {target}" for module in rules - shared for target in GRAPH[module] & (rules - shared))
+FAMILIES = sorted({module.split(".")[2] for module in MODULES if part(module) == "rules" and module.count(".") == 3})
+"""The rule families, each a package of ``rules/`` with its rules and its own engine."""
+SHARED_BY_RULES = {"mypy_plugin.rules", "mypy_plugin.rules.hooked"}
+"""The list of rules and its hook table, which every family's rules are listed in."""
+
+
+def family(module: str) -> str | None:
+    """``traced`` for ``mypy_plugin.rules.traced.calls``; None outside a family."""
+    parts = module.split(".")
+    return parts[2] if len(parts) >= 3 and parts[1] == "rules" and parts[2] in FAMILIES else None
+
+
+def test_every_rule_lives_in_a_family() -> None:
+    loose = sorted(module for module in MODULES if part(module) == "rules" and family(module) is None)
+    assert FAMILIES and loose == sorted(SHARED_BY_RULES)
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_a_family_imports_no_other_family(name: str) -> None:
+    """A family imports ``lib/``, ``analyses/`` and itself: what two families share lives in
+    ``analyses/``, so that a family can be read, changed or removed alone."""
+    wrong = sorted(
+        f"{module} imports {target}"
+        for module in MODULES
+        if family(module) == name
+        for target in GRAPH[module]
+        if part(target) == "rules" and family(target) != name
+    )
+    assert [module for module in MODULES if family(module) == name], name
     assert wrong == []
 
 

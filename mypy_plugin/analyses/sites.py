@@ -35,7 +35,7 @@ JAX function (``jnp.zeros(n)``, ``x.reshape(n, -1)``), a traced setting given to
 (``jnp.sum(x, axis=a)``: ``analyses/contract.py`` says which parameters are which), a slice of
 an array with a traced bound or step (``x[:n]``), a format spec given a tracer (``f"{loss:.3f}"``),
 a tracer stored where it outlives the trace (``history.append(loss)``: ``jax-leaked-tracer``,
-reported only where the module uses it after, ``analyses/leaks.py``)."""
+reported only where the module uses it after, ``rules/traced/leaks.py``)."""
 SHAPE_KINDS: Final = frozenset({BOOLEAN_MASK, NO_SIZE, SHAPE_ARGUMENT, SLICE})
 """The kinds that make a shape from values (``jax-traced-shape``); the rest need a value."""
 

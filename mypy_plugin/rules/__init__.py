@@ -12,20 +12,20 @@ from typing import Final, NamedTuple
 from mypy_plugin.lib.rule import HOOK_KINDS, Rule
 
 RULE_MODULES: Final[tuple[str, ...]] = (
-    "to_device",
-    "item_assignment",
-    "traced_values",
-    "jit_boundary",
-    "numpy_arguments",
-    "random_arguments",
-    "discarded_update",
-    "lax_structure",
-    "donated_buffers",
-    "grad_and_vmap",
-    "flax_linen",
-    "flax_linen_mutable",
-    "equinox_modules",
-    "flax_nnx",
+    "arrays.to_device",
+    "arrays.item_assignment",
+    "traced.traced_values",
+    "jit.jit_boundary",
+    "arrays.numpy_arguments",
+    "prng.random_arguments",
+    "arrays.discarded_update",
+    "transform_arguments.lax_structure",
+    "jit.donated_buffers",
+    "transform_arguments.grad_and_vmap",
+    "flax.flax_linen",
+    "flax.flax_linen_mutable",
+    "equinox.equinox_modules",
+    "flax.flax_nnx",
 )
 """Every rule's module, each with its ``RULE``, in the order their hooks run on one name."""
 

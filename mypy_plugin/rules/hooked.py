@@ -11,20 +11,20 @@ from mypy_plugin.rules import Hooked
 
 HOOKED: Final[tuple[Hooked, ...]] = (
     Hooked(
-        "to_device",
+        "arrays.to_device",
         "RULE",
         codes=("jax-to-device-stream",),
         method_signature_hooks=("to_device",),
         method_hooks=("to_device",),
     ),
     Hooked(
-        "item_assignment",
+        "arrays.item_assignment",
         "RULE",
         codes=("jax-immutable-array",),
         method_hooks=("__setitem__",),
     ),
     Hooked(
-        "traced_values",
+        "traced.traced_values",
         "RULE",
         codes=("jax-traced-value", "jax-traced-shape", "jax-leaked-tracer"),
         function_signature_hooks=("functools.partial",),
@@ -55,7 +55,7 @@ HOOKED: Final[tuple[Hooked, ...]] = (
         ),
     ),
     Hooked(
-        "jit_boundary",
+        "jit.jit_boundary",
         "RULE",
         codes=("jax-jit-declaration", "jax-jit-call"),
         method_hooks=(
@@ -65,7 +65,7 @@ HOOKED: Final[tuple[Hooked, ...]] = (
         function_hooks=("jax._src.api.jit",),
     ),
     Hooked(
-        "numpy_arguments",
+        "arrays.numpy_arguments",
         "RULE",
         codes=("jax-unsupported-argument", "jax-inplace-default", "jax-unsupported-function"),
         method_hooks=(
@@ -106,7 +106,7 @@ HOOKED: Final[tuple[Hooked, ...]] = (
         ),
     ),
     Hooked(
-        "random_arguments",
+        "prng.random_arguments",
         "RULE",
         codes=("jax-prng-key", "jax-random-dtype"),
         function_hooks=(
@@ -201,7 +201,7 @@ HOOKED: Final[tuple[Hooked, ...]] = (
         ),
     ),
     Hooked(
-        "discarded_update",
+        "arrays.discarded_update",
         "RULE",
         codes=("jax-discarded-update",),
         method_hooks=(
@@ -228,7 +228,7 @@ HOOKED: Final[tuple[Hooked, ...]] = (
         ),
     ),
     Hooked(
-        "lax_structure",
+        "transform_arguments.lax_structure",
         "RULE",
         codes=("jax-lax-structure",),
         function_hooks=(
@@ -240,13 +240,13 @@ HOOKED: Final[tuple[Hooked, ...]] = (
         ),
     ),
     Hooked(
-        "donated_buffers",
+        "jit.donated_buffers",
         "RULE",
         codes=("jax-donated-buffer",),
         method_hooks=("jax._src.pjit.JitWrapped.__call__",),
     ),
     Hooked(
-        "grad_and_vmap",
+        "transform_arguments.grad_and_vmap",
         "RULE",
         codes=("jax-grad-output", "jax-grad-argument", "jax-vmap-axes"),
         function_signature_hooks=("functools.partial",),
@@ -260,7 +260,7 @@ HOOKED: Final[tuple[Hooked, ...]] = (
         ),
     ),
     Hooked(
-        "flax_linen",
+        "flax.flax_linen",
         "RULE",
         codes=("jax-linen-frozen", "jax-linen-unbound"),
         method_hooks=("setup",),
@@ -294,13 +294,13 @@ HOOKED: Final[tuple[Hooked, ...]] = (
         ),
     ),
     Hooked(
-        "flax_linen_mutable",
+        "flax.flax_linen_mutable",
         "RULE",
         codes=("jax-linen-mutable",),
         method_hooks=("apply",),
     ),
     Hooked(
-        "equinox_modules",
+        "equinox.equinox_modules",
         "RULE",
         codes=("jax-equinox-module",),
         method_hooks=("jax._src.pjit.JitWrapped.__call__",),
@@ -323,7 +323,7 @@ HOOKED: Final[tuple[Hooked, ...]] = (
         ),
     ),
     Hooked(
-        "flax_nnx",
+        "flax.flax_nnx",
         "RULE",
         codes=("jax-nnx-trace-level",),
         function_hooks=("flax.nnx.rnglib.Rngs",),
@@ -331,7 +331,7 @@ HOOKED: Final[tuple[Hooked, ...]] = (
 )
 EXTRA: Final[tuple[Hooked, ...]] = (
     Hooked(
-        "jit_boundary",
+        "jit.jit_boundary",
         "TYPED_CALLS",
         codes=("jax-jit-call",),
         method_signature_hooks=("jax._src.pjit.JitWrapped.__call__",),

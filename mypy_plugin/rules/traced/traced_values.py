@@ -2,7 +2,7 @@
 
 The rule walks each transformed function once, with the helpers it calls
 (``analyses/transforms.py`` says which are traced, and which parameters;
-``analyses/tracing.py`` finds the sites), from the hook mypy runs for the transform itself: the
+``rules/traced/tracing.py`` finds the sites), from the hook mypy runs for the transform itself: the
 function hooks of ``transforms.TRANSFORMS`` (a decorator, ``jax.jit(f)``, ``@jax.jit(...)``)
 and of ``transforms.LAX_BODIES``, and the ``functools.partial`` signature hook
 (``@partial(jax.jit, ...)``). mypy checks decorators before function bodies, so the walk reads
@@ -36,14 +36,15 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
 from mypy.types import CallableType, FunctionLike, Type, get_proper_type
 
-from mypy_plugin.analyses import applied, leaks, sites, tracing, transforms
-from mypy_plugin.analyses.calls import initializer
+from mypy_plugin.analyses import applied, sites, transforms
 from mypy_plugin.analyses.sites import Site
 from mypy_plugin.analyses.transforms import JIT_KIND, TransformedFunction
 from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, release, reporting, types
 from mypy_plugin.lib.fixes import Fix
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
+from mypy_plugin.rules.traced import leaks, tracing
+from mypy_plugin.rules.traced.calls import initializer
 
 CODE: Final = errorcodes.TRACED_VALUE
 SHAPE_CODE: Final = errorcodes.TRACED_SHAPE
@@ -437,7 +438,7 @@ def report_leak(
     calls: applied.Applied,
 ) -> None:
     """``jax-leaked-tracer``: a tracer stored where it outlives the trace, where the module
-    computes with it after a call of the function (``analyses/leaks.py``)."""
+    computes with it after a call of the function (``rules/traced/leaks.py``)."""
     target = transform.args[0] if isinstance(transform, CallExpr) and transform.args else None
     instance = target.expr if traced.bound and isinstance(target, MemberExpr) else None
     holder = leaks.holder_of(site, transforms.receiver_of(traced.function) if traced.bound else None, instance)

@@ -5,7 +5,7 @@ and ``x[i] += v`` (``Array`` has no ``__iadd__``) as ``x[i] = x[i] + v``, whose 
 operator expression whose left side is the target itself: the method hook sees both, and tells
 them apart by that identity. The note's ``.at[]`` method is the one the installed JAX's stub
 declares for the operator (``+=`` -> ``.add``; ``//=`` becomes ``.set(x[i] // v)``); the
-updated array goes back where the old one was read from (``analyses/places.py``). A statement
+updated array goes back where the old one was read from (``rules/arrays/places.py``). A statement
 that assigns several items (``x[0], x[1] = a, b``) is rewritten whole. A Pallas ref annotated
 ``jax.Array`` is reported like any array, with a note in modules that import Pallas.
 """
@@ -35,12 +35,13 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, MethodContext
 from mypy.types import CallableType, Instance, TupleType, Type, get_proper_type
 
-from mypy_plugin.analyses import bindings, places
-from mypy_plugin.analyses.places import PutBack
-from mypy_plugin.analyses.receivers import array_receiver
+from mypy_plugin.analyses import bindings
 from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import operand, source
+from mypy_plugin.rules.arrays import places
+from mypy_plugin.rules.arrays.places import PutBack
+from mypy_plugin.rules.arrays.receivers import array_receiver
 
 CODE: Final = errorcodes.IMMUTABLE_ARRAY
 

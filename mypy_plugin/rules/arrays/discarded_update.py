@@ -3,8 +3,8 @@
 mypy reports no unused value of an ordinary call, so the rule reports a call whose value its
 statement discards (``checked_module.value_discarded``), when the call is an update method of
 ``x.at[i]``, ``Array.sort``, or one of JAX's versions of NumPy's in-place functions
-(``analyses/inplace.py``) given ``inplace=False``. The note assigns the copy back where the
-array was read from (``analyses/places.py``).
+(``rules/arrays/inplace.py``) given ``inplace=False``. The note assigns the copy back where the
+array was read from (``rules/arrays/places.py``).
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ from mypy.nodes import CallExpr, Expression, IndexExpr, MemberExpr
 from mypy.plugin import CheckerPluginInterface, MethodContext
 from mypy.types import CallableType, NoneType, Type, TypeType, get_proper_type
 
-from mypy_plugin.analyses import bindings, inplace, places
-from mypy_plugin.analyses.receivers import array_receiver
+from mypy_plugin.analyses import bindings
 from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting
 from mypy_plugin.lib.arguments import HookContext, given, known_values
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
 from mypy_plugin.lib.types import members
+from mypy_plugin.rules.arrays import inplace, places
+from mypy_plugin.rules.arrays.receivers import array_receiver
 
 CODE: Final = errorcodes.DISCARDED_UPDATE
 

@@ -1,7 +1,7 @@
 """``jax-donated-buffer`` (``docs/rules/jax-donated-buffer.md``): how the rule finds it.
 
 The plugin keeps, on what ``jax.jit`` returns, the donated parameters whose buffer an output
-certainly takes (``analyses/donation.py``: only then does JAX delete the argument). At a call of
+certainly takes (``rules/jit/donation.py``: only then does JAX delete the argument). At a call of
 such a function that passes a ``jax.Array`` variable there, the statements after the call are
 read in the order they run (``lib/flow.py``) until the name is bound again on that path: the
 first read that needs the array's values (an operator, an index, a computing method, a
@@ -59,10 +59,11 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, MethodContext
 from mypy.types import Type
 
-from mypy_plugin.analyses import bindings, jitted, sites, transforms
-from mypy_plugin.analyses.donation import METADATA
+from mypy_plugin.analyses import bindings, sites, transforms
 from mypy_plugin.lib import arguments, checked_module, errorcodes, flow, fullnames, reporting, statements, types
 from mypy_plugin.lib.rule import Rule
+from mypy_plugin.rules.jit import jitted
+from mypy_plugin.rules.jit.donation import METADATA
 
 CODE: Final = errorcodes.DONATED_BUFFER
 

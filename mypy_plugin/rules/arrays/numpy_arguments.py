@@ -20,13 +20,13 @@ from mypy.nodes import ARG_POS, CallExpr, Expression
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import Type
 
-from mypy_plugin.analyses import inplace, places
 from mypy_plugin.lib import checked_module, errorcodes, fixes, fullnames, release, reporting
 from mypy_plugin.lib.arguments import HookContext, given, known_values, never_none, passed
 from mypy_plugin.lib.fixes import Fix
 from mypy_plugin.lib.release import Release
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import arguments_source, source
+from mypy_plugin.rules.arrays import inplace, places
 
 ARGUMENT_CODE: Final = errorcodes.UNSUPPORTED_ARGUMENT
 INPLACE_CODE: Final = errorcodes.INPLACE_DEFAULT

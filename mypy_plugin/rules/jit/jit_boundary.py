@@ -1,7 +1,7 @@
 """``jax-jit-declaration`` and ``jax-jit-call`` (``docs/rules/``): how the rule finds them.
 
 Declarations are checked at ``jax.jit`` itself; the ``JitWrapped`` it returns keeps the wrapped
-function's signature, its static and donated parameters (``analyses/jitted.py``), against which
+function's signature, its static and donated parameters (``rules/jit/jitted.py``), against which
 each call's arguments are read. Only what is certain is kept: options given by name as literals
 (``transforms.static_names``), a function from a ``def`` or a lambda (a ``Callable[[A], R]``
 value may hold a function with other parameters), and a callee read directly (``step(x)``,
@@ -41,14 +41,15 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, MethodSigContext
 from mypy.types import CallableType, FunctionLike, Instance, NoneType, TupleType, Type, get_proper_type
 
-from mypy_plugin.analyses import bindings, contract, donation, jitted, transforms
+from mypy_plugin.analyses import bindings, contract, transforms
 from mypy_plugin.analyses.contract import Concrete
-from mypy_plugin.analyses.jitted import JittedSignature
 from mypy_plugin.lib import arguments, checked_module, errorcodes, fullnames, mypy_internals, nodes, reporting
 from mypy_plugin.lib.fixes import Fix
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
 from mypy_plugin.lib.types import members
+from mypy_plugin.rules.jit import donation, jitted
+from mypy_plugin.rules.jit.jitted import JittedSignature
 
 DECLARATION_CODE: Final = errorcodes.JIT_DECLARATION
 CALL_CODE: Final = errorcodes.JIT_CALL

@@ -24,10 +24,10 @@ from mypy.plugin import CheckerPluginInterface, MethodContext, MethodSigContext
 from mypy.subtypes import is_subtype
 from mypy.types import AnyType, CallableType, FunctionLike, NoneType, Type, TypeOfAny, TypeVarType, UninhabitedType
 
-from mypy_plugin.analyses.receivers import array_receiver
 from mypy_plugin.lib import errorcodes, fullnames, mypy_internals, reporting
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.types import members
+from mypy_plugin.rules.arrays.receivers import array_receiver
 
 CODE: Final = errorcodes.TO_DEVICE_STREAM
 """A sub-code of ``arg-type``: a ``# type: ignore[arg-type]`` written against the stubs'

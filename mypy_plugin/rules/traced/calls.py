@@ -39,7 +39,6 @@ from mypy.nodes import (
 
 from mypy_plugin.analyses import contract, sites
 from mypy_plugin.analyses.contract import Concrete
-from mypy_plugin.analyses.expressions import Expressions
 from mypy_plugin.analyses.sites import BOOL, CONVERT, FORMAT, INDEX, NO_SIZE, NUMPY_CONVERSION, SETTING_ARGUMENT, SHAPE_ARGUMENT
 from mypy_plugin.analyses.transforms import TransformedFunction, declared_type, receiver_of, traceable
 from mypy_plugin.analyses.values import (
@@ -61,6 +60,7 @@ from mypy_plugin.analyses.values import (
 )
 from mypy_plugin.lib import arguments, fullnames
 from mypy_plugin.lib.source import source
+from mypy_plugin.rules.traced.expressions import Expressions
 
 HELPER_DEPTH: Final = 3
 """How many calls deep the walk follows helpers from the transformed function."""

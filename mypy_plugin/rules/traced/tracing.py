@@ -12,7 +12,7 @@ transform.
 
 The walk records each *site* (``sites.py``); the rule decides what to say. A tracer stored by a
 statement of the transformed function's own body where it outlives the trace (``stored``) is a
-site too: ``analyses/leaks.py`` finds where the module uses it after the call.
+site too: ``rules/traced/leaks.py`` finds where the module uses it after the call.
 """
 
 from __future__ import annotations
@@ -51,11 +51,11 @@ from mypy.nodes import (
 )
 
 from mypy_plugin.analyses import sites
-from mypy_plugin.analyses.calls import Calls, Followed
 from mypy_plugin.analyses.sites import Site
 from mypy_plugin.analyses.transforms import TransformedFunction, receiver_of
 from mypy_plugin.analyses.values import CANDIDATE, ITEM, TRACED, Env, State, is_traced, merge_all, merge_envs
 from mypy_plugin.lib import flow, fullnames, statements
+from mypy_plugin.rules.traced.calls import Calls, Followed
 
 
 class Walk(Calls, flow.Flow[Env]):
