@@ -2,9 +2,9 @@
 
 The plugin keeps, on what ``jax.jit`` returns, the donated parameters whose buffer an output
 certainly takes (``rules/jit/donation.py``: only then does JAX delete the argument). At a call of
-such a function that passes a ``jax.Array`` variable there, the statements after the call are
-read in the order they run (``lib/flow.py``) until the name is bound again on that path: the
-first read that needs the array's values (an operator, an index, a computing method, a
+such a function that passes a ``jax.Array`` variable there, the statements that run after the
+call are read (``analyses/later_reads.py``, also after the loops and ``with`` blocks around it)
+until the name is bound again on that path: the first read that needs the array's values (an operator, an index, a computing method, a
 ``jax.numpy`` function, ``print``, ``float()``, formatting) is reported; its shape, dtype,
 ``len()`` and ``is_deleted()`` still answer, and a read passed to another function may not touch
 the values. The same array passed again in the donating call is reported there. Reads in the
@@ -24,13 +24,10 @@ from mypy.nodes import (
     CallExpr,
     ClassDef,
     ComparisonExpr,
-    ConditionalExpr,
     Context,
     Decorator,
-    DictExpr,
     Expression,
     ExpressionStmt,
-    ForStmt,
     FuncDef,
     GlobalDecl,
     Import,
@@ -47,9 +44,6 @@ from mypy.nodes import (
     RaiseStmt,
     RefExpr,
     ReturnStmt,
-    SetExpr,
-    SliceExpr,
-    StarExpr,
     Statement,
     StrExpr,
     TupleExpr,
@@ -59,8 +53,8 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, MethodContext
 from mypy.types import Type
 
-from mypy_plugin.analyses import bindings, sites, transforms
-from mypy_plugin.lib import arguments, checked_module, errorcodes, flow, fullnames, reporting, statements, types
+from mypy_plugin.analyses import bindings, later_reads, sites
+from mypy_plugin.lib import arguments, errorcodes, fullnames, reporting, statements, types
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.rules.jit import jitted
 from mypy_plugin.rules.jit.donation import METADATA
@@ -109,172 +103,98 @@ def on_call(ctx: MethodContext) -> Type:
 
 def read_after(api: CheckerPluginInterface, call: CallExpr, name: str, pytree: bool = False) -> NameExpr | None:
     """The first read of ``name``'s values (of its leaves' values, for a ``pytree`` of arrays)
-    after the statement that holds ``call`` (an expression or an assignment), before the name is
-    bound again; None where there is none, or where that statement binds it (``x = step(x)``)."""
-    chain = checked_module.enclosing_statements(api, call)
-    if not chain:
-        return None
-    holding = chain[-1]
-    if not isinstance(holding, (ExpressionStmt, AssignmentStmt)) or binds(holding, name) or any(map(transformed, chain)):
-        return None
-    after = checked_module.statements_after(api, chain)
-    return FirstRead(name, pytree).statements(after) if after is not None else None
+    after the statement that holds ``call``, before the name is bound again
+    (``analyses/later_reads.py``); None where there is none, or where that statement binds it
+    (``x = step(x)``)."""
+    read = later_reads.first_read(api, call, Donated(name, pytree))
+    return read if isinstance(read, NameExpr) else None
 
 
-def transformed(statement: Statement) -> bool:
-    """A function under a transform's decorator (``@jax.jit``): JAX traces the calls in it, and
-    ignores donation there."""
-    return isinstance(statement, Decorator) and any(transforms.transform_of(node) is not None for node in statement.decorators)
+class Donated:
+    """A name whose array a call donated (what ``later_reads`` looks for, a ``Gone``): a read
+    of its values raises; its shape, dtype, ``len()`` and ``is_deleted()`` still answer, and a
+    bare use (passed on, returned, stored) may not read the values."""
 
-
-def binds(statement: Statement, name: str) -> bool:
-    """Whether ``statement`` (or a block inside it) binds ``name``."""
-    return name in statements.assigned_names(Block([statement])) or getattr(statement, "name", None) == name
-
-
-class Path:
-    """One path of the reading: whether the name may have been bound again on it (nothing after
-    is then read)."""
-
-    __slots__ = ("bound",)
-
-    def __init__(self, bound: bool = False) -> None:
-        self.bound = bound
-
-
-class FirstRead(flow.Flow[Path]):
-    """Reads statements in the order they run for the first read of one name's values, on each
-    path until the name is bound again. Reads in the body of a ``try`` with handlers are not
-    taken (a handler may catch what JAX raises); a ``match`` subject is not taken for a read."""
+    anywhere = True  # the report is made at the read
 
     def __init__(self, name: str, pytree: bool = False) -> None:
-        super().__init__()
         self.name = name
         self.pytree = pytree
         """Whether the name holds a pytree of arrays (a dict, a tuple, a NamedTuple): its items'
         values are read (``params["w"] + 1``, ``state.w.sum()``), or the whole printed."""
-        self.read: NameExpr | None = None
 
-    def statements(self, found: list[Statement]) -> NameExpr | None:
-        self.block(Block(found), Path())
-        return self.read
-
-    def finished(self) -> bool:
-        return self.read is not None
-
-    def fork(self, state: Path) -> Path:
-        return Path(state.bound)
-
-    def join(self, state: Path, ends: list[Path]) -> None:
-        state.bound = any(end.bound for end in ends)
-
-    def reads(self, node: Expression | None, state: Path) -> None:
-        """Take the first read of the name's values in ``node``, where the path still holds the
-        donated array."""
-        if node is not None and not state.bound and not self.guarded and self.read is None:
-            self.read = self.expression(node)
-
-    def simple(self, node: Statement, state: Path) -> bool:
-        if isinstance(node, (ExpressionStmt, AssertStmt)):
-            self.reads(node.expr, state)
-        elif isinstance(node, (ReturnStmt, RaiseStmt)):
-            self.reads(node.expr, state)
-        elif isinstance(node, AssignmentStmt):  # the value is read first
-            self.reads(node.rvalue, state)
-        elif isinstance(node, OperatorAssignmentStmt):  # "x += 1" reads x's values
-            self.reads(node.rvalue, state)
-            if self.read is None and not state.bound and not self.guarded and same_name(node.lvalue, self.name):
-                assert isinstance(node.lvalue, NameExpr)  # same_name says so
-                self.read = node.lvalue
-        elif not isinstance(node, (PassStmt, Import, ImportFrom, ImportAll, GlobalDecl, NonlocalDecl, FuncDef, Decorator, ClassDef)):
-            state.bound = True  # del, and what else is not read through
-        state.bound = state.bound or binds(node, self.name)
-        return super().simple(node, state)
-
-    def condition(self, node: Expression, construct: str, state: Path) -> None:
-        self.reads(node, state)
-
-    def target(self, node: ForStmt, state: Path) -> None:
-        self.reads(node.expr, state)
-        state.bound = state.bound or name_in(node.index, self.name)
-
-    def with_item(self, node: Expression, target: Expression | None, state: Path) -> None:
-        self.reads(node, state)
-        state.bound = state.bound or (target is not None and name_in(target, self.name))
-
-    def pattern(self, names: set[str], state: Path) -> None:
-        state.bound = state.bound or self.name in names
-
-    def expression(self, node: Expression) -> NameExpr | None:
-        """The first read of the name's values in ``node``, in the order Python evaluates it."""
-        if isinstance(node, NameExpr):
-            return None  # a bare use (passed on, returned, stored): its values may not be read
-        for child, reads in parts(node):
-            found = self.read_in(node, child) if reads else None
-            found = found or self.expression(child)
-            if found is not None:
-                return found
-        return None
-
-    def read_in(self, parent: Expression, child: Expression) -> NameExpr | None:
+    def read(self, parent: Expression, child: Expression) -> Expression | None:
         """The name, where ``parent`` reads the values of ``child`` and ``child`` is the donated
         array, or for a pytree, one of its items (or the whole, printed or formatted)."""
+        if not needs_values(parent, child):
+            return None
         if not self.pytree:
-            return child if isinstance(child, NameExpr) and child.name == self.name else None
+            return child if same_name(child, self.name) else None
         base = child.expr if isinstance(child, MemberExpr) else child.base if isinstance(child, IndexExpr) else None
         if isinstance(base, NameExpr) and base.name == self.name:
             return base  # an item's values
         printed = isinstance(parent, CallExpr) and (fullnames.called(parent) in READING_CALLS or is_format(parent.callee))
-        return child if printed and isinstance(child, NameExpr) and child.name == self.name else None
+        return child if printed and same_name(child, self.name) else None
+
+    def bound_by(self, statement: Statement) -> bool:
+        return self.name in statements.assigned_names(Block([statement])) or getattr(statement, "name", None) == self.name
+
+    def ends(self, statement: Statement) -> bool:
+        """Bound again, and what is not read through (``del``, ...)."""
+        return self.bound_by(statement) or not isinstance(statement, READ_THROUGH)
+
+    def binds(self, target: Expression) -> bool:
+        return same_name(target, self.name) or (isinstance(target, (TupleExpr, ListExpr)) and any(map(self.binds, target.items)))
+
+    def binds_any(self, names: set[str]) -> bool:
+        return self.name in names
+
+
+READ_THROUGH: Final = (
+    ExpressionStmt,
+    AssertStmt,
+    ReturnStmt,
+    RaiseStmt,
+    AssignmentStmt,
+    OperatorAssignmentStmt,
+    PassStmt,
+    Import,
+    ImportFrom,
+    ImportAll,
+    GlobalDecl,
+    NonlocalDecl,
+    FuncDef,
+    Decorator,
+    ClassDef,
+)
+"""The statements without blocks after which the donated name still holds the deleted array,
+unless they bind it."""
 
 
 def is_format(callee: Expression) -> bool:
     return isinstance(callee, MemberExpr) and isinstance(callee.expr, StrExpr) and callee.name == "format"
 
 
-def parts(node: Expression) -> list[tuple[Expression, bool]]:
-    """The sub-expressions of ``node`` in evaluation order, each with whether ``node`` needs
-    its values when it is an array. Lambdas and comprehensions are not entered."""
-    if isinstance(node, OpExpr):
-        reads = node.op in VALUE_OPERATORS
-        return [(node.left, reads), (node.right, reads)]
-    if isinstance(node, ComparisonExpr):
-        reads = not any(op in ("is", "is not", "in", "not in") for op in node.operators)
-        return [(operand, reads) for operand in node.operands]
-    if isinstance(node, UnaryExpr):
-        return [(node.expr, node.op in ("-", "+", "~"))]
-    if isinstance(node, IndexExpr):
-        return [(node.base, True), (node.index, False)]
-    if isinstance(node, MemberExpr):
-        return [(node.expr, node.name not in METADATA and node.name in sites.ARRAY_METHODS | {"at", "T", "real", "imag"})]
-    if isinstance(node, CallExpr):
-        callee = node.callee
-        fullname = (callee.fullname or "") if isinstance(callee, RefExpr) else ""
-        reads = fullname in READING_CALLS or fullname.startswith(fullnames.JAX_NUMPY_PREFIXES) or is_format(callee)
-        return [(callee, False), *((arg, reads) for arg in node.args)]
-    if isinstance(node, (TupleExpr, ListExpr, SetExpr)):
-        return [(item, False) for item in node.items]
-    if isinstance(node, DictExpr):
-        return [(part, False) for key, value in node.items for part in (key, value) if part is not None]
-    if isinstance(node, ConditionalExpr):
-        return [(node.cond, False)]  # which branch runs is not known
-    if isinstance(node, SliceExpr):
-        return [(part, False) for part in (node.begin_index, node.end_index, node.stride) if part is not None]
-    if isinstance(node, StarExpr):
-        return [(node.expr, False)]
-    return []
+def needs_values(parent: Expression, child: Expression) -> bool:
+    """Whether ``parent`` needs the values of ``child`` when it is an array."""
+    if isinstance(parent, OpExpr):
+        return parent.op in VALUE_OPERATORS
+    if isinstance(parent, ComparisonExpr):
+        return not any(op in ("is", "is not", "in", "not in") for op in parent.operators)
+    if isinstance(parent, UnaryExpr):
+        return parent.op in ("-", "+", "~")
+    if isinstance(parent, IndexExpr):
+        return child is parent.base
+    if isinstance(parent, MemberExpr):
+        return parent.name not in METADATA and parent.name in sites.ARRAY_METHODS | {"at", "T", "real", "imag"}
+    if isinstance(parent, CallExpr) and child is not parent.callee:
+        fullname = (parent.callee.fullname or "") if isinstance(parent.callee, RefExpr) else ""
+        return fullname in READING_CALLS or fullname.startswith(fullnames.JAX_NUMPY_PREFIXES) or is_format(parent.callee)
+    return False
 
 
 def same_name(node: Expression, name: str) -> bool:
     return isinstance(node, NameExpr) and node.name == name
-
-
-def name_in(target: Expression, name: str) -> bool:
-    return (
-        isinstance(target, NameExpr)
-        and target.name == name
-        or (isinstance(target, (TupleExpr, ListExpr)) and any(name_in(item, name) for item in target.items))
-    )
 
 
 def report_passed_twice(api: CheckerPluginInterface, again: NameExpr, name: str, function: str, pytree: bool) -> None:

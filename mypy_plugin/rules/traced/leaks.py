@@ -6,11 +6,9 @@ on a global list, ``global cache``, ``self.last = y`` in a jitted bound method: 
 run; computing with it raises ``UnexpectedTracerError`` (measured on 0.10.2: an operator, a
 comparison, a ``jax.numpy`` function, an array method, ``sum``/``max``/``min`` of the list; not
 ``jnp.asarray`` nor ``jax.device_get``, which hand the tracer back). So a store is reported only
-where the module computes with what it stored after a call of the function, on the path that
-certainly runs after it: the statements that follow the call in its block, and after the loops
-and ``with`` blocks around it (not after an ``if``, a ``try`` or a function around it), until the
-holder is bound again or handed to anything else. A store never used so is not reported: it
-raises nothing.
+where the module computes with what it stored after a call of the function
+(``analyses/later_reads.py`` reads what runs after the call), until the holder is bound again or
+handed to anything else. A store never used so is not reported: it raises nothing.
 """
 
 from __future__ import annotations
@@ -18,25 +16,13 @@ from __future__ import annotations
 from typing import Final
 
 from mypy.nodes import (
-    AssertStmt,
     AssignmentStmt,
     CallExpr,
     ComparisonExpr,
-    ConditionalExpr,
-    Decorator,
     DelStmt,
     Expression,
-    ExpressionStmt,
-    ForStmt,
-    FuncDef,
-    GlobalDecl,
-    IfStmt,
-    Import,
-    ImportAll,
-    ImportFrom,
     IndexExpr,
     IntExpr,
-    LambdaExpr,
     ListExpr,
     MemberExpr,
     MypyFile,
@@ -44,18 +30,14 @@ from mypy.nodes import (
     Node,
     OperatorAssignmentStmt,
     OpExpr,
-    PassStmt,
-    ReturnStmt,
     Statement,
     StrExpr,
+    TupleExpr,
     UnaryExpr,
-    WhileStmt,
-    WithStmt,
 )
-from mypy.plugin import CheckerPluginInterface
 
-from mypy_plugin.analyses import sites, transforms
-from mypy_plugin.lib import checked_module, nodes
+from mypy_plugin.analyses import sites
+from mypy_plugin.lib import nodes
 
 COMPUTING_OPERATORS: Final = frozenset({"+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "^", "<<", ">>"})
 HANDING_BACK: Final = frozenset(
@@ -72,12 +54,14 @@ REDUCING_BUILTINS: Final = frozenset({"builtins.sum", "builtins.max", "builtins.
 
 
 class Holder:
-    """Where the tracer is kept, as the module reads it after the call: ``root`` is the name
-    that holds it (a global, a closure's variable, an object); ``attribute`` or ``key`` the
-    part of it (``model.last``, ``stats["loss"]``); ``appended`` for a list the function
-    appends to (its last item, ``history[-1]``, and the whole list, ``sum(history)``)."""
+    """Where the tracer is kept, as the module reads it after the call (what ``later_reads``
+    looks for, a ``Gone``): ``root`` is the name that holds it (a global, a closure's variable,
+    an object); ``attribute`` or ``key`` the part of it (``model.last``, ``stats["loss"]``);
+    ``appended`` for a list the function appends to (its last item, ``history[-1]``, and the
+    whole list, ``sum(history)``)."""
 
     __slots__ = ("root", "attribute", "key", "appended", "only_appended")
+    anywhere = False  # the report is made at the store: its use must run whenever the store does
 
     def __init__(self, root: NameExpr, attribute: str | None = None, key: object = None, appended: bool = False) -> None:
         self.root = root
@@ -115,6 +99,27 @@ class Holder:
     def is_whole_list(self, node: Node) -> bool:
         return self.appended and self.names_root(node)
 
+    # What ``later_reads`` asks of what is gone
+
+    def read(self, parent: Expression, child: Expression) -> Expression | None:
+        return parent if computes_with(parent, child, self) else None
+
+    def bound_by(self, statement: Statement) -> bool:
+        targets = [*statement.lvalues] if isinstance(statement, AssignmentStmt) else []
+        targets += [statement.lvalue] if isinstance(statement, OperatorAssignmentStmt) else []
+        return any(self.binds(target) for target in targets)
+
+    def ends(self, statement: Statement) -> bool:
+        return touches(statement, self)
+
+    def binds(self, target: Expression) -> bool:
+        if isinstance(target, (TupleExpr, ListExpr)):
+            return any(self.binds(item) for item in target.items)
+        return self.is_item(target) or self.names_root(target)
+
+    def binds_any(self, names: set[str]) -> bool:
+        return self.root.name in names
+
 
 def holder_of(site: sites.Site, receiver: str | None, instance: Expression | None) -> Holder | None:
     """How the module reads what ``site`` stored. In a method jitted bound to an object
@@ -151,71 +156,12 @@ def literal(node: Expression) -> object:
     return None
 
 
-def blocks_after(api: CheckerPluginInterface, call: CallExpr) -> list[list[Statement]]:
-    """The statements that certainly run after the statement holding ``call``, block by block:
-    the rest of its block, then of the blocks around it while they are loops or ``with``
-    blocks. Empty where the call is in a function a transform traces (its tracers are of
-    another trace) or the tree cannot be read."""
-    chain = checked_module.enclosing_statements(api, call)
-    if not chain or not isinstance(chain[-1], (ExpressionStmt, AssignmentStmt)):
-        return []
-    if any(isinstance(s, Decorator) and any(transforms.transform_of(d) is not None for d in s.decorators) for s in chain):
-        return []
-    found = []
-    for depth in range(len(chain), 0, -1):
-        if depth < len(chain) and not isinstance(chain[depth - 1], (ForStmt, WhileStmt, WithStmt)):
-            break
-        after = checked_module.statements_after(api, chain[:depth])
-        if after is None:
-            break
-        found.append(after)
-    return found
-
-
-def first_use(after: list[list[Statement]], holder: Holder) -> Expression | None:
-    """The first expression in ``after`` (blocks' remainders, in the order they run) that
-    computes with the stored tracer, before the holder is bound again or handed on."""
-    for block in after:
-        for statement in block:
-            found, stop = use_in_statement(statement, holder)
-            if found is not None or stop:
-                return found
-    return None
-
-
-def use_in_statement(statement: Statement, holder: Holder) -> tuple[Expression | None, bool]:
-    """What ``statement`` does with the holder: a use (found), or it may change or end what
-    follows (stop)."""
-    if isinstance(statement, (ExpressionStmt, AssignmentStmt, ReturnStmt, AssertStmt, OperatorAssignmentStmt)):
-        value = statement.rvalue if isinstance(statement, (AssignmentStmt, OperatorAssignmentStmt)) else statement.expr
-        found = use_in(value, holder) if value is not None else None
-        if found is not None:
-            return found, True
-        return None, isinstance(statement, ReturnStmt) or touches(statement, holder)
-    if isinstance(statement, WithStmt):
-        for block_statement in statement.body.body:
-            found, stop = use_in_statement(block_statement, holder)
-            if found is not None or stop:
-                return found, True
-        return None, False
-    if isinstance(statement, IfStmt):  # its first condition runs; which branch, is not known
-        return use_in(statement.expr[0], holder), True
-    if isinstance(statement, (PassStmt, Import, ImportFrom, ImportAll, GlobalDecl, FuncDef, Decorator)):
-        return None, False
-    if isinstance(statement, (ForStmt, WhileStmt)) and not touches(statement, holder):
-        return None, False  # its body may not run: what it uses is not taken
-    return None, True  # if, try, del, raise, anything else: what follows is not certain
-
-
 def touches(statement: Statement, holder: Holder) -> bool:
     """Whether ``statement`` binds the holder, or names its root other than to read the stored
     tracer (calls a method of it, passes it on): what it holds after is not known."""
     if isinstance(statement, DelStmt):
         return True
-    targets = [*statement.lvalues] if isinstance(statement, AssignmentStmt) else []
-    targets += [statement.lvalue] if isinstance(statement, OperatorAssignmentStmt) else []
-    targets += [statement.index] if isinstance(statement, ForStmt) else []
-    if any(holder.is_item(target) or holder.names_root(target) for target in targets):
+    if holder.bound_by(statement):
         return True
     pending: list[Node] = [statement]
     while pending:
@@ -233,34 +179,20 @@ def touches(statement: Statement, holder: Holder) -> bool:
     return False
 
 
-def use_in(node: Expression, holder: Holder) -> Expression | None:
-    """The first part of ``node`` that computes with the stored tracer. Lambdas, comprehensions
-    and the arms of a conditional or of ``and``/``or`` are not entered: they may not run."""
-    pending: list[Node] = [node]
-    while pending:
-        current = pending.pop()
-        if computes_with(current, holder):
-            assert isinstance(current, Expression)  # computes_with says so
-            return current
-        if isinstance(current, (LambdaExpr, ConditionalExpr)) or (isinstance(current, OpExpr) and current.op in ("and", "or")):
-            continue
-        pending.extend(reversed(nodes.expression_parts(current) if isinstance(current, Expression) else []))
-    return None
-
-
-def computes_with(node: Node, holder: Holder) -> bool:
-    if isinstance(node, OpExpr) and node.op in COMPUTING_OPERATORS:
-        return holder.is_item(node.left) or holder.is_item(node.right)
-    if isinstance(node, ComparisonExpr) and not any(op in ("is", "is not", "in", "not in") for op in node.operators):
-        return any(holder.is_item(operand) for operand in node.operands)
-    if isinstance(node, UnaryExpr) and node.op in ("-", "+", "~"):
-        return holder.is_item(node.expr)
-    if not isinstance(node, CallExpr):
+def computes_with(parent: Expression, child: Expression, holder: Holder) -> bool:
+    """Whether ``parent`` computes with ``child``, the stored tracer (or the list holding it)."""
+    if isinstance(parent, OpExpr) and parent.op in COMPUTING_OPERATORS:
+        return holder.is_item(child)
+    if isinstance(parent, ComparisonExpr):
+        return not any(op in ("is", "is not", "in", "not in") for op in parent.operators) and holder.is_item(child)
+    if isinstance(parent, UnaryExpr):
+        return parent.op in ("-", "+", "~") and holder.is_item(child)
+    if not isinstance(parent, CallExpr):
         return False
-    callee = node.callee
+    callee = parent.callee
+    if child is callee:  # "history[-1].sum()"
+        return isinstance(callee, MemberExpr) and callee.name in sites.ARRAY_STAGING_METHODS and holder.is_item(callee.expr)
     fullname = getattr(callee, "fullname", "") or ""
     if fullname.startswith(COMPUTING_MODULES) and fullname not in HANDING_BACK:
-        return any(holder.is_item(arg) or holder.is_whole_list(arg) for arg in node.args)
-    if fullname in REDUCING_BUILTINS:
-        return bool(node.args) and holder.is_whole_list(node.args[0])
-    return isinstance(callee, MemberExpr) and callee.name in sites.ARRAY_STAGING_METHODS and holder.is_item(callee.expr)
+        return holder.is_item(child) or holder.is_whole_list(child)
+    return fullname in REDUCING_BUILTINS and child is parent.args[0] and holder.is_whole_list(child)

@@ -36,7 +36,7 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
 from mypy.types import CallableType, FunctionLike, Type, get_proper_type
 
-from mypy_plugin.analyses import applied, sites, transforms
+from mypy_plugin.analyses import applied, later_reads, sites, transforms
 from mypy_plugin.analyses.sites import Site
 from mypy_plugin.analyses.transforms import JIT_KIND, TransformedFunction
 from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, release, reporting, types
@@ -451,7 +451,7 @@ def report_leak(
     if not traced.staged and not release.at_least(release.LEAKED_EAGER_TRACERS_RAISE):
         return
     holder.only_appended = holder.appended and leaks.starts_empty(tree, holder.root)
-    use = next((found for call in ran if (found := leaks.first_use(leaks.blocks_after(api, call), holder)) is not None), None)
+    use = next((found for call in ran if (found := later_reads.first_read(api, call, holder)) is not None), None)
     if use is None:
         return
     message = OUTLIVES_THE_TRACE.format(value=describe(site.value), holder=holder.written(), transform=traced.transform, line=use.line)
