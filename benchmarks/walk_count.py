@@ -57,9 +57,9 @@ class Counts:
         self.reports: dict[str, dict[str, int]] = {}
 
     def install(self) -> None:
-        """Wrap ``Walk.run`` (each transformed function), ``Walk.follow`` (each helper) and
-        ``Walk.gave_up`` (each call not followed)."""
-        run, follow = tracing.Walk.run, tracing.Walk.follow
+        """Wrap ``Walk.run`` (each transformed function), ``Calls.follow`` (each helper) and
+        ``Calls.gave_up`` (each call not followed)."""
+        run, follow = tracing.Walk.run, calls.Calls.follow
         counts = self
 
         def counted_run(walk: tracing.Walk) -> list[Site]:
@@ -71,18 +71,19 @@ class Counts:
                 counts.parameters += len(walk.transformed.traced_parameters | walk.transformed.leaf_parameters)
             return run(walk)
 
-        def counted_follow(walk: tracing.Walk, node: object, args: list[State], env: Env) -> tuple[State] | None:
-            found = follow(walk, node, args, env)  # type: ignore[arg-type]
+        def counted_follow(reader: calls.Calls, node: CallExpr, args: list[State], env: Env) -> tuple[State] | None:
+            found = follow(reader, node, args, env)
             if found is not None:
-                counts.helpers.add((walk.module, getattr(getattr(node, "callee", None), "fullname", "")))
+                counts.helpers.add((reader.trace.module, getattr(node.callee, "fullname", "")))
             return found
 
-        def counted_gave_up(walk: tracing.Walk, node: CallExpr) -> None:
-            counts.gave_up.setdefault((walk.module, node.line, node.column), calls.not_followed(node, walk.module))
+        def counted_gave_up(reader: calls.Calls, node: CallExpr) -> None:
+            module = reader.trace.module
+            counts.gave_up.setdefault((module, node.line, node.column), calls.not_followed(node, module))
 
-        tracing.Walk.gave_up = counted_gave_up  # type: ignore[method-assign,assignment]
-        tracing.Walk.run = counted_run  # type: ignore[assignment]
-        tracing.Walk.follow = counted_follow  # type: ignore[method-assign,assignment]
+        calls.Calls.gave_up = counted_gave_up  # type: ignore[method-assign,assignment]
+        tracing.Walk.run = counted_run  # type: ignore[method-assign,assignment]
+        calls.Calls.follow = counted_follow  # type: ignore[method-assign,assignment]
 
 
 def package_dirs(unpacked: Path) -> list[str]:

@@ -24,10 +24,8 @@ from mypy.nodes import (
     Decorator,
     Expression,
     FuncDef,
-    FuncItem,
     ListExpr,
     MemberExpr,
-    MypyFile,
     NameExpr,
     OverloadedFuncDef,
     RefExpr,
@@ -40,7 +38,7 @@ from mypy.nodes import (
 from mypy_plugin.analyses import contract, sites
 from mypy_plugin.analyses.contract import Concrete
 from mypy_plugin.analyses.sites import BOOL, CONVERT, FORMAT, INDEX, NO_SIZE, NUMPY_CONVERSION, SETTING_ARGUMENT, SHAPE_ARGUMENT
-from mypy_plugin.analyses.transforms import TransformedFunction, declared_type, receiver_of, traceable
+from mypy_plugin.analyses.transforms import declared_type, receiver_of, traceable
 from mypy_plugin.analyses.values import (
     CANDIDATE,
     CONCRETE_ARRAY,
@@ -61,57 +59,48 @@ from mypy_plugin.analyses.values import (
 from mypy_plugin.lib import arguments, fullnames
 from mypy_plugin.lib.source import source
 from mypy_plugin.rules.traced.expressions import Expressions
+from mypy_plugin.rules.traced.trace import Trace
 
 HELPER_DEPTH: Final = 3
 """How many calls deep the walk follows helpers from the transformed function."""
-Followed = tuple[FuncDef, tuple[tuple[str, State], ...], tuple[tuple[str, State], ...]]
-"""A helper with the states of its parameters and, for one defined in the walked body, of its
-closure's names, as the walk followed it."""
 
 
-class Calls(Expressions):
-    """The evaluation of calls, on top of that of the other expressions."""
+class Calls:
+    """The evaluation of calls for one walk (``trace.Trace``), with the reader of its other
+    expressions."""
 
-    def __init__(self, transformed: TransformedFunction, tree: MypyFile, followed: dict[Followed, State] | None, depth: int) -> None:
-        super().__init__(transformed, tree, depth)
-        self.followed: dict[Followed, State] = {} if followed is None else followed
-        self.function: FuncItem = transformed.function
-        """The function walked: the transformed one, or the helper ``follow`` walks."""
-        """Each helper walked with a set of argument states, with what it returns: walked once
-        per transform, and not again on recursion (None while it is being walked)."""
-
-    def body(self, function: FuncItem, env: Env) -> State:
-        """Walk ``function``'s body from ``env``; the state of what it returns (``tracing.Walk``)."""
-        raise NotImplementedError
+    def __init__(self, trace: Trace, expressions: Expressions) -> None:
+        self.trace = trace
+        self.expressions = expressions
 
     def call(self, node: CallExpr, env: Env) -> State:
         callee = node.callee
         fullname = (callee.fullname or "") if isinstance(callee, RefExpr) else ""
         printing = fullname in sites.PRINTERS or is_format_call(callee)
-        self.printing += printing
+        self.trace.printing += printing
         try:
             # a method's receiver (mypy may name the method it resolves: "....Array.reshape");
             # a module's attribute (jnp.zeros) reads as undecided
-            receiver = self.value(callee.expr, env) if isinstance(callee, MemberExpr) else None
-            args = [self.value(arg, env) for arg in node.args]
+            receiver = self.expressions.value(callee.expr, env) if isinstance(callee, MemberExpr) else None
+            args = [self.expressions.value(arg, env) for arg in node.args]
         finally:
-            self.printing -= printing
+            self.trace.printing -= printing
         positional = [(arg, state) for arg, state, kind in zip(node.args, args, node.arg_kinds) if kind == ARG_POS]
         first = positional[0] if positional else None
         traced_args = any(holds_tracers(state) for state in args)
         if receiver in (CANDIDATE, ITEM) and isinstance(callee, MemberExpr) and callee.name in sites.ARRAY_METHODS:
             receiver = TRACED  # only an array has this method
-            self.proven(callee.expr, env)
+            self.expressions.proven(callee.expr, env)
         if fullname == "builtins.bool" and first and is_traced(first[1]):
-            self.site(BOOL, node, first[0], '"bool()"')
+            self.trace.site(BOOL, node, first[0], '"bool()"')
             return None
         if fullname in sites.CONVERTERS and first and holds_tracers(first[1]):
-            self.site(CONVERT, node, first[0], sites.CONVERTERS[fullname])
+            self.trace.site(CONVERT, node, first[0], sites.CONVERTERS[fullname])
             return None
         if fullname.startswith("math.") and fullname[len("math.") :] in sites.MATH_FUNCTIONS:
             operand = next((arg for arg, state in positional if holds_tracers(state)), None)
             if operand is not None:
-                self.site(CONVERT, node, operand, called_as(callee, fullname), callee=fullname)
+                self.trace.site(CONVERT, node, operand, called_as(callee, fullname), callee=fullname)
             return None
         if fullname in sites.COMPARING_BUILTINS:
             self.compared(node, fullname, positional, env)
@@ -123,12 +112,12 @@ class Calls(Expressions):
         if fullname == "builtins.range":
             for arg, state in positional:
                 if holds_tracers(state):
-                    self.site(INDEX, node, arg, '"range()"')
+                    self.trace.site(INDEX, node, arg, '"range()"')
                     break
             return None
         numpy_converter = fullname.startswith("numpy.") and fullname.rpartition(".")[2] in sites.NUMPY_CONVERTERS
         if (numpy_converter or (isinstance(callee, RefExpr) and is_ufunc(callee.node))) and first and is_traced(first[1]):
-            self.site(NUMPY_CONVERSION, node, first[0], called_as(callee, fullname), callee=fullname)
+            self.trace.site(NUMPY_CONVERSION, node, first[0], called_as(callee, fullname), callee=fullname)
             return None
         method = callee.name if isinstance(callee, MemberExpr) else None
         if receiver == CONCRETE_ARRAY and method is not None and method not in sites.ARRAY_STAGING_METHODS | sites.SHAPE_METHODS:
@@ -156,7 +145,7 @@ class Calls(Expressions):
         declared = array_state(returned_type(callee.node)) or (TRACED if jitted_by_jax(callee.node) else None)
         if declared is None:
             return None
-        staged = self.staged and fullname.startswith(fullnames.JAX_PACKAGE)
+        staged = self.trace.staged and fullname.startswith(fullnames.JAX_PACKAGE)
         if not (staged or traced_args):
             return None
         if fullname == fullnames.JNP + "asarray" and first and first[1] == CONCRETE_ARRAY and len(node.args) == 1:
@@ -194,14 +183,14 @@ class Calls(Expressions):
             arg, state = positional[0]
             items = state if isinstance(state, tuple) else (state,)
             if isinstance(arg, ListExpr):
-                items = tuple(self.value(item, env) for item in arg.items)
+                items = tuple(self.expressions.value(item, env) for item in arg.items)
             # a pytree is truthy; compared with another, its leaves are
             held = any(holds_tracers(item) if compares else is_traced(item) for item in items)
             traced = arg if len(items) > 1 and held or is_traced(state) else None
         else:
             traced = None
         if traced is not None:
-            self.site(BOOL, node, traced, construct, callee=fullname)
+            self.trace.site(BOOL, node, traced, construct, callee=fullname)
 
     def formatted(self, node: CallExpr, args: list[State]) -> None:
         """``"{:.3f}".format(loss)``, and an f-string's ``f"{loss:.3f}"``, which mypy's tree holds
@@ -223,21 +212,21 @@ class Calls(Expressions):
                 given = node.args[automatic] if automatic < len(node.args) else None
                 spec, automatic = (given.value if isinstance(given, StrExpr) else ""), automatic + 1
             if spec and "{" not in spec and position < len(args) and holds_tracers(args[position]):
-                self.site(FORMAT, node, node.args[position], f'Format spec ":{spec}"')
+                self.trace.site(FORMAT, node, node.args[position], f'Format spec ":{spec}"')
                 return
 
     def own_method(self, callee: Expression) -> FuncDef | None:
         """``self.normalise`` called in a method of a class of the module (the walked one, or a
         constructor's ``__init__``): the method written in that class's body."""
-        receiver = receiver_of(self.function)
+        receiver = receiver_of(self.trace.function)
         if not (isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr) and callee.expr.name == receiver):
             return None
-        assert isinstance(self.function, FuncDef)  # receiver_of says so
-        info = self.function.info
+        assert isinstance(self.trace.function, FuncDef)  # receiver_of says so
+        info = self.trace.function.info
         found = info.names.get(callee.name)
         method = found.node if found is not None else None
         written = isinstance(method, FuncDef) and any(statement is method for statement in info.defn.defs.body)
-        in_module = info.fullname.startswith(self.module + ".")
+        in_module = info.fullname.startswith(self.trace.module + ".")
         return method if written and in_module and isinstance(method, FuncDef) and receiver_of(method) is not None else None
 
     def gave_up(self, node: CallExpr) -> None:
@@ -252,13 +241,13 @@ class Calls(Expressions):
         if method in sites.SHAPE_METHODS:
             traced_size = next((arg for arg, state in zip(node.args, args) if holds_tracers(state)), None)
             if traced_size is not None:
-                self.site(SHAPE_ARGUMENT, node, traced_size, f'".{method}()"', fullnames.ARRAY, "TypeError")
+                self.trace.site(SHAPE_ARGUMENT, node, traced_size, f'".{method}()"', fullnames.ARRAY, "TypeError")
         if method in sites.CONVERTING_METHODS:
-            self.site(CONVERT, node, node.callee.expr, f'".{method}()"')
+            self.trace.site(CONVERT, node, node.callee.expr, f'".{method}()"')
             return None
         self.concrete_arguments(node, contract.ARRAY_METHOD_PREFIX + method, contract.method_parameters(method), args, f'".{method}()"')
         if contract.method_makes_shape(method) and "size" not in node.arg_names:
-            self.site(NO_SIZE, node, node.callee.expr, f'".{method}()"')
+            self.trace.site(NO_SIZE, node, node.callee.expr, f'".{method}()"')
         return TRACED
 
     def sizes(self, node: CallExpr, fullname: str, args: list[State], positional: list[tuple[Expression, State]]) -> None:
@@ -267,7 +256,7 @@ class Calls(Expressions):
         self.concrete_arguments(node, fullname, contract.concrete_parameters(fullname), args, called_as(node.callee, fullname))
         shape_making = contract.makes_shape(fullname) or (fullname == fullnames.JAX_NUMPY_WHERE and len(node.args) == 1)
         if shape_making and "size" not in node.arg_names and any(is_traced(state) for _, state in positional):
-            self.site(NO_SIZE, node, next(arg for arg, state in positional if is_traced(state)), called_as(node.callee, fullname))
+            self.trace.site(NO_SIZE, node, next(arg for arg, state in positional if is_traced(state)), called_as(node.callee, fullname))
 
     def concrete_arguments(self, node: CallExpr, entry: str, parameters: tuple[Concrete, ...], args: list[State], construct: str) -> None:
         """The first parameter of ``parameters`` that ``node`` gives a tracer: a shape
@@ -284,9 +273,9 @@ class Calls(Expressions):
             if not raises:
                 continue  # written this way, a tracer runs there
             if parameter.shape:
-                self.site(SHAPE_ARGUMENT, node, value, construct, entry, raises)
+                self.trace.site(SHAPE_ARGUMENT, node, value, construct, entry, raises)
             else:
-                self.site(SETTING_ARGUMENT, node, value, f'"{parameter.name}" of {construct}', entry, raises)
+                self.trace.site(SETTING_ARGUMENT, node, value, f'"{parameter.name}" of {construct}', entry, raises)
             return
 
     def follow(self, node: CallExpr, args: list[State], env: Env) -> tuple[State] | None:
@@ -301,14 +290,14 @@ class Calls(Expressions):
         function = node.callee.node if isinstance(node.callee, NameExpr) else self.own_method(node.callee)
         constructed = isinstance(function, TypeInfo)
         if isinstance(function, TypeInfo):
-            function = initializer(function, self.module)
-        if not isinstance(function, FuncDef) or self.depth >= HELPER_DEPTH:
+            function = initializer(function, self.trace.module)
+        if not isinstance(function, FuncDef) or self.trace.depth >= HELPER_DEPTH:
             return None
-        local = function in self.defined
+        local = function in self.trace.defined
         bound = constructed or isinstance(node.callee, MemberExpr)
-        if not local and not bound and function.fullname != f"{self.module}.{function.name}":
+        if not local and not bound and function.fullname != f"{self.trace.module}.{function.name}":
             return None
-        if function.is_generator or function.is_coroutine or function.is_async_generator or function is self.transformed.function:
+        if function.is_generator or function.is_coroutine or function.is_async_generator or function is self.trace.transformed.function:
             return None
         if function.is_conditional:
             return None  # defined under "if": a variant of it may be the one called
@@ -326,18 +315,16 @@ class Calls(Expressions):
             tuple(sorted(parameters.items(), key=lambda item: item[0])),
             tuple(sorted(closure.items(), key=lambda item: item[0])),
         )
-        if key in self.followed:
-            return (self.followed[key],)
-        self.followed[key] = None
-        helper = type(self)(self.transformed, self.tree, self.followed, self.depth + 1)
-        helper.function = function
-        returned = helper.body(function, {**closure, **parameters})
+        if key in self.trace.followed:
+            return (self.trace.followed[key],)
+        self.trace.followed[key] = None
+        returned, found_sites = self.trace.helper(function, {**closure, **parameters})
         if constructed:
             returned = None  # an instance, whose fields are not followed
-        self.followed[key] = returned
-        for found, site in helper.sites.items():
+        self.trace.followed[key] = returned
+        for found, site in found_sites.items():
             site.trail = ((node, function), *site.trail)
-            self.sites.setdefault(found, site)
+            self.trace.sites.setdefault(found, site)
         return (returned,)
 
 

@@ -2,8 +2,8 @@
 
 ``Expressions`` evaluates an expression on one path (``values.Env``): names, attributes,
 operators, comparisons, indexing, literals and comprehensions; truth tests record a site, and a
-use that only an array serves proves a ``CANDIDATE`` a tracer on that path. Calls are the
-subclass's (``calls.Calls``), statements the walk's (``tracing.Walk``).
+use that only an array serves proves a ``CANDIDATE`` a tracer on that path. Calls are read
+by ``calls.Calls``, statements by the walk (``tracing.Walk``), which both are handed.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from mypy.nodes import (
     ListComprehension,
     ListExpr,
     MemberExpr,
-    MypyFile,
     NameExpr,
     OpExpr,
     RefExpr,
@@ -41,8 +40,8 @@ from mypy.nodes import (
 )
 
 from mypy_plugin.analyses import bindings, sites
-from mypy_plugin.analyses.sites import BOOL, BOOLEAN_MASK, INDEX, NUMPY_CONVERSION, SLICE, Site
-from mypy_plugin.analyses.transforms import TransformedFunction, receiver_of
+from mypy_plugin.analyses.sites import BOOL, BOOLEAN_MASK, INDEX, NUMPY_CONVERSION, SLICE
+from mypy_plugin.analyses.transforms import receiver_of
 from mypy_plugin.analyses.values import (
     CANDIDATE,
     CONCRETE_ARRAY,
@@ -66,6 +65,7 @@ from mypy_plugin.analyses.values import (
 )
 from mypy_plugin.lib import release, types
 from mypy_plugin.lib.source import int_literal
+from mypy_plugin.rules.traced.trace import Trace
 
 NUMBER_ONLY_OPERATORS: Final = frozenset({"-", "/", "//", "**", "@", "%"})
 """Operators no list, dict or tuple supports: with a ``CANDIDATE`` operand, a tracer."""
@@ -76,38 +76,16 @@ COMPREHENSION_CONDITION: Final = "a comprehension condition"
 
 
 class Expressions:
-    """The evaluation of expressions for one walk of a transformed function (or of a helper it
-    calls): ``sites`` holds what it records."""
+    """The evaluation of expressions for one walk (``trace.Trace``), which records the sites
+    found inside them and evaluates calls."""
 
-    guarded: int
-    """How many ``try`` bodies with handlers the walk is in (``flow.Flow``): sites there are not
-    recorded, a handler may catch what JAX raises."""
-
-    def __init__(self, transformed: TransformedFunction, tree: MypyFile, depth: int) -> None:
-        self.transformed = transformed
-        self.staged = transformed.staged
-        self.tree = tree
-        self.module = tree.fullname
-        """The checked module: only its own functions are followed as helpers (a change to one
-        makes mypy check the module again, incrementally and in the daemon alike)."""
-        self.depth = depth
-        self.sites: dict[tuple[str, int, int], Site] = {}
-        self.printing = 0
-        """How many calls that print their arguments the walk is inside."""
-        self.outside: set[str] = set()
-        """Names declared ``global`` or ``nonlocal``: never local values."""
-        self.defined: set[FuncDef] = set()
-        """The functions defined in the walked body: followed when called there, with the
-        closure's states."""
-
-    def call(self, node: CallExpr, env: Env) -> State:
-        """The state of a call's value (``calls.Calls``)."""
-        raise NotImplementedError
+    def __init__(self, trace: Trace) -> None:
+        self.trace = trace
 
     def value(self, node: Expression, env: Env) -> State:
         """The state of ``node``'s value; sites inside it are recorded on the way."""
         if isinstance(node, NameExpr):
-            if node.kind == LDEF and node.name not in self.outside and node.name in env:
+            if node.kind == LDEF and node.name not in self.trace.outside and node.name in env:
                 return env[node.name]
             return self.from_outside(node)
         if isinstance(node, MemberExpr):
@@ -120,7 +98,7 @@ class Expressions:
         if isinstance(node, IndexExpr):
             return self.index(node, env)
         if isinstance(node, CallExpr):
-            return self.call(node, env)
+            return self.trace.call(node, env)
         if isinstance(node, OpExpr):
             if node.op in ("and", "or"):
                 self.test(node.left, f'"{node.op}"', env)
@@ -203,7 +181,7 @@ class Expressions:
                 self.proven(left if a == CANDIDATE else right, env)
             pairs.append(staged_by_operation(a) or staged_by_operation(b) or proof)
         if len(pairs) > 1 and pairs[0]:
-            self.site(BOOL, node, node, "a chained comparison")
+            self.trace.site(BOOL, node, node, "a chained comparison")
         return TRACED_MASK if any(pairs) else None
 
     def index(self, node: IndexExpr, env: Env) -> State:
@@ -212,15 +190,15 @@ class Expressions:
             parts = [part for part in (node.index.begin_index, node.index.end_index, node.index.stride) if part is not None]
             traced_part = next((part for part, state in ((part, self.value(part, env)) for part in parts) if holds_tracers(state)), None)
             if traced_part is not None and staged_by_operation(base):
-                self.site(SLICE, node, traced_part, "slicing")
+                self.trace.site(SLICE, node, traced_part, "slicing")
             elif traced_part is not None and base == CANDIDATE:
-                self.site(SLICE, node, traced_part, sites.SLICED_PARAMETER)
+                self.trace.site(SLICE, node, traced_part, sites.SLICED_PARAMETER)
             return TRACED if staged_by_operation(base) else None
         index = self.value(node.index, env)
         if base == CANDIDATE and isinstance(node.base, NameExpr):
             base = self.value(node.base, env)  # the index may have proven it an array: "x[x > 0]"
         if index == TRACED_MASK and staged_by_operation(base):
-            self.site(BOOLEAN_MASK, node, node.index, "indexing")
+            self.trace.site(BOOLEAN_MASK, node, node.index, "indexing")
         if holds_tracers(index):
             self.python_index(node, base)
         if isinstance(base, tuple):
@@ -236,15 +214,15 @@ class Expressions:
         """A tracer indexing a Python list or tuple (which needs an int: ``__index__``), a dict
         (which hashes it) or a NumPy array (which converts it), written there or a module's."""
         held = python_container(node.base, base) if not staged_by_operation(base) else None
-        if held is not None and base not in (PYTHON_LIST, PYTHON_DICT) and not bindings.of(self.tree).holds(node.base):
+        if held is not None and base not in (PYTHON_LIST, PYTHON_DICT) and not bindings.of(self.trace.tree).holds(node.base):
             return  # a module's table bound again (or filled) with values of another kind: which one reaches here is not known
         if held == SEQUENCE:
-            self.site(INDEX, node, node.index, "indexing a Python sequence")
+            self.trace.site(INDEX, node, node.index, "indexing a Python sequence")
         elif held == MAPPING:
             hashing = "TypeError" if release.at_least(release.TRACERS_UNHASHABLE) else "KeyError"
-            self.site(INDEX, node, node.index, sites.DICT_INDEX, raises=hashing)
+            self.trace.site(INDEX, node, node.index, sites.DICT_INDEX, raises=hashing)
         elif held == NUMPY_ARRAY:
-            self.site(NUMPY_CONVERSION, node, node.index, sites.NUMPY_INDEX)
+            self.trace.site(NUMPY_CONVERSION, node, node.index, sites.NUMPY_INDEX)
 
     def comprehension(self, node: GeneratorExpr, env: Env) -> None:
         inner = dict(env)
@@ -266,7 +244,7 @@ class Expressions:
 
     def bind(self, target: Expression, state: State, env: Env) -> None:
         if isinstance(target, NameExpr):
-            if target.name not in self.outside:
+            if target.name not in self.trace.outside:
                 env[target.name] = state
         elif isinstance(target, (TupleExpr, ListExpr)):
             items = target.items
@@ -293,7 +271,7 @@ class Expressions:
         elif isinstance(node, UnaryExpr) and node.op == "not":
             self.test(node.expr, construct, env)
         elif is_traced(self.value(node, env)) or self.equal_to_a_number(node, env):
-            self.site(BOOL, node, node, construct)
+            self.trace.site(BOOL, node, node, construct)
 
     def equal_to_a_number(self, node: Expression, env: Env) -> bool:
         """``kind == 1`` tested, for a ``CANDIDATE`` ``kind``: a list or a dict is never equal to
@@ -322,21 +300,14 @@ class Expressions:
         """A local ``CANDIDATE`` that a use has just proven a tracer (``x > 0``, ``x.sum()``: a
         list or a dict raises there) holds one from here on this path. (An ``ITEM`` may be a
         Python number, which has ``.conjugate()``: it stays as it is.)"""
-        if isinstance(node, NameExpr) and node.kind == LDEF and node.name not in self.outside and env.get(node.name) == CANDIDATE:
+        if isinstance(node, NameExpr) and node.kind == LDEF and node.name not in self.trace.outside and env.get(node.name) == CANDIDATE:
             env[node.name] = TRACED
-
-    def site(self, kind: str, node: Expression, value: Expression, construct: str, callee: str = "", raises: str = "") -> None:
-        if self.guarded or (self.transformed.differentiated and not sites.raises_under_grad(kind, construct)):
-            return
-        key = (kind, node.line, node.column)
-        if key not in self.sites:
-            self.sites[key] = Site(kind, node, value, construct, self.printing > 0, callee, raises)
 
     def from_outside(self, node: NameExpr) -> State:
         """A name the walk does not bind: a module global, a closure's variable, a parameter
         left at its default. A ``jax.Array`` (as mypy has typed it so far) is ``CONCRETE_ARRAY``
         where the function is staged; anything else is undecided."""
-        if self.staged and isinstance(node.node, Var) and types.is_array(node.node.type) and bindings.of(self.tree).holds(node):
+        if self.trace.staged and isinstance(node.node, Var) and types.is_array(node.node.type) and bindings.of(self.trace.tree).holds(node):
             return CONCRETE_ARRAY
         return None
 
@@ -344,15 +315,21 @@ class Expressions:
         """``self.std`` in a staged method, for an attribute its class declares (or mypy has
         inferred so far) as a ``jax.Array``: a tracer where ``self`` is a traced pytree, a
         concrete array where it is static; an operation on it is traced either way."""
-        function = self.transformed.function
+        function = self.trace.transformed.function
         receiver = receiver_of(function)
-        if self.depth or not self.staged or receiver is None or not isinstance(node.expr, NameExpr) or node.expr.name != receiver:
+        if (
+            self.trace.depth
+            or not self.trace.staged
+            or receiver is None
+            or not isinstance(node.expr, NameExpr)
+            or node.expr.name != receiver
+        ):
             return None
         assert isinstance(function, FuncDef)  # receiver_of says so
         found = function.info.get(node.name)
         if found is None or not isinstance(found.node, Var) or not types.is_array(found.node.type):
             return None
-        return CONCRETE_ARRAY if bindings.of(self.tree).holds(node) else None
+        return CONCRETE_ARRAY if bindings.of(self.trace.tree).holds(node) else None
 
 
 def ordered(a: State, b: State, left: Expression, right: Expression) -> bool:

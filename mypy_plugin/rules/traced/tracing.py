@@ -55,26 +55,42 @@ from mypy_plugin.analyses.sites import Site
 from mypy_plugin.analyses.transforms import TransformedFunction, receiver_of
 from mypy_plugin.analyses.values import CANDIDATE, ITEM, TRACED, Env, State, is_traced, merge_all, merge_envs
 from mypy_plugin.lib import flow, fullnames, statements
-from mypy_plugin.rules.traced.calls import Calls, Followed
+from mypy_plugin.rules.traced.calls import Calls
+from mypy_plugin.rules.traced.expressions import Expressions
+from mypy_plugin.rules.traced.trace import Followed, Sites
 
 
-class Walk(Calls, flow.Flow[Env]):
-    """The walk of one transformed function, and of the helpers it calls with tracers;
-    ``sites`` holds what it found."""
+class Walk(flow.Flow[Env]):
+    """The walk of one transformed function, or of a helper it calls with tracers (a
+    ``trace.Trace``): it reads the statements, and hands itself to the readers of expressions
+    and calls; ``sites`` holds what they found."""
 
     passes = 2
 
     def __init__(
         self, transformed: TransformedFunction, tree: MypyFile, followed: dict[Followed, State] | None = None, depth: int = 0
     ) -> None:
-        Calls.__init__(self, transformed, tree, followed, depth)
-        flow.Flow.__init__(self)
+        super().__init__()
+        self.transformed = transformed
+        self.staged = transformed.staged
+        self.tree = tree
+        self.module = tree.fullname
+        self.depth = depth
+        self.function: FuncItem = transformed.function
+        self.sites: Sites = {}
+        self.printing = 0
+        self.outside: set[str] = set()
+        self.defined: set[FuncDef] = set()
+        self.followed: dict[Followed, State] = {} if followed is None else followed
+        self.expressions = Expressions(self)
+        self.calls = Calls(self, self.expressions)
         self.returned: list[State] = []
-        function = transformed.function
-        self.top_level = {id(statement) for statement in function.body.body} if depth == 0 else set()
+        self.top_level = {id(statement) for statement in transformed.function.body.body} if depth == 0 else set()
         """The statements of the transformed function's own body, which run on every call: a
         store there certainly happens (``stored``)."""
-        self.local_names = statements.assigned_names(function.body) | {arg.variable.name for arg in function.arguments}
+        self.local_names = statements.assigned_names(transformed.function.body) | {
+            arg.variable.name for arg in transformed.function.arguments
+        }
 
     def run(self) -> list[Site]:
         leaf = ITEM if self.transformed.arrays_only else CANDIDATE
@@ -84,9 +100,25 @@ class Walk(Calls, flow.Flow[Env]):
         return sorted(self.sites.values(), key=lambda site: (site.node.line, site.node.column))
 
     def body(self, function: FuncItem, env: Env) -> State:
+        """Walk ``function``'s body from ``env``; the state of what it returns."""
         if not self.block(function.body, env):
             self.returned.append(None)
         return merge_all(self.returned)
+
+    def helper(self, function: FuncDef, env: Env) -> tuple[State, Sites]:
+        walk = Walk(self.transformed, self.tree, self.followed, self.depth + 1)
+        walk.function = function
+        return walk.body(function, env), walk.sites
+
+    def call(self, node: CallExpr, env: Env) -> State:
+        return self.calls.call(node, env)
+
+    def site(self, kind: str, node: Expression, value: Expression, construct: str, callee: str = "", raises: str = "") -> None:
+        if self.guarded or (self.transformed.differentiated and not sites.raises_under_grad(kind, construct)):
+            return
+        key = (kind, node.line, node.column)
+        if key not in self.sites:
+            self.sites[key] = Site(kind, node, value, construct, self.printing > 0, callee, raises)
 
     # The paths' states
 
@@ -102,23 +134,25 @@ class Walk(Calls, flow.Flow[Env]):
 
     def simple(self, node: Statement, state: Env) -> bool:
         if isinstance(node, ExpressionStmt):
-            self.value(node.expr, state)
+            self.expressions.value(node.expr, state)
             self.stored_by_method(node, state)
         elif isinstance(node, AssignmentStmt):
-            value = self.value(node.rvalue, state)
+            value = self.expressions.value(node.rvalue, state)
             for target in node.lvalues:
-                self.bind(target, value, state)
+                self.expressions.bind(target, value, state)
                 if id(node) in self.top_level:
                     self.stored(target, node.rvalue, value)
         elif isinstance(node, OperatorAssignmentStmt):
-            value = self.operator(node.op, self.value(node.lvalue, state), self.value(node.rvalue, state))
-            self.bind(node.lvalue, value, state)
+            value = self.expressions.operator(
+                node.op, self.expressions.value(node.lvalue, state), self.expressions.value(node.rvalue, state)
+            )
+            self.expressions.bind(node.lvalue, value, state)
         elif isinstance(node, AssertStmt):
-            self.test(node.expr, '"assert"', state)
+            self.expressions.test(node.expr, '"assert"', state)
             if node.msg is not None:
-                self.value(node.msg, state)
+                self.expressions.value(node.msg, state)
         elif isinstance(node, ReturnStmt):
-            self.returned.append(self.value(node.expr, state) if node.expr is not None else None)
+            self.returned.append(self.expressions.value(node.expr, state) if node.expr is not None else None)
         elif isinstance(node, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)):
             state[node.name] = None
             if isinstance(node, FuncDef):
@@ -126,7 +160,7 @@ class Walk(Calls, flow.Flow[Env]):
         elif isinstance(node, (GlobalDecl, NonlocalDecl)):
             self.outside.update(node.names)
         elif isinstance(node, DelStmt):
-            self.bind(node.expr, None, state)
+            self.expressions.bind(node.expr, None, state)
         # Anything else (import, pass, ...) binds nothing the walk follows.
         return super().simple(node, state)
 
@@ -140,7 +174,7 @@ class Walk(Calls, flow.Flow[Env]):
             return
         callee = call.callee
         if isinstance(callee, MemberExpr) and callee.name in STORING_METHODS and self.kept_outside(callee.expr):
-            if is_traced(self.value(call.args[-1], state)):
+            if is_traced(self.expressions.value(call.args[-1], state)):
                 self.leak(call.args[-1], callee.expr, sites.APPENDED)
 
     def stored(self, target: Expression, value: Expression, state: State) -> None:
@@ -178,18 +212,18 @@ class Walk(Calls, flow.Flow[Env]):
             self.sites[key].holder = holder
 
     def condition(self, node: Expression, construct: str, state: Env) -> None:
-        self.test(node, construct, state)
+        self.expressions.test(node, construct, state)
 
     def target(self, node: ForStmt, state: Env) -> None:
-        self.bind(node.index, self.iterated(node.expr, state), state)
+        self.expressions.bind(node.index, self.expressions.iterated(node.expr, state), state)
 
     def with_item(self, node: Expression, target: Expression | None, state: Env) -> None:
-        self.value(node, state)
+        self.expressions.value(node, state)
         if target is not None:
-            self.bind(target, None, state)
+            self.expressions.bind(target, None, state)
 
     def subject(self, node: Expression, state: Env) -> None:
-        self.value(node, state)
+        self.expressions.value(node, state)
 
     def pattern(self, names: set[str], state: Env) -> None:
         for name in names:
