@@ -101,11 +101,11 @@ def given_states(transformed: TransformedFunction, applied: Applied) -> Env:
     for call in applied.calls:
         written = dict(zip(arguments.parameters_written(call, positional), call.args))
         for name, states in found.items():
-            states.append(passed(written[name]) if name in written else None)
+            states.append(state_of_argument(written[name]) if name in written else None)
     return {name: states[0] for name, states in found.items() if states[0] is not None and all(s == states[0] for s in states)}
 
 
-def passed(arg: Expression) -> State:
+def state_of_argument(arg: Expression) -> State:
     """What a jitted function's parameter holds for ``arg`` as written: a tracer for a number, a
     Python list of tracers for a list or tuple of numbers; undecided for anything else."""
     if is_number(arg):

@@ -204,7 +204,7 @@ def receiver_of(function: FuncItem) -> str | None:
     return function.arguments[0].variable.name if function.arguments else None
 
 
-def walked(kind: str) -> bool:
+def taken_by_the_walk(kind: str) -> bool:
     """Whether the walk takes the transform of this kind for one on the stubs' release."""
     return kind not in CHECKPOINT_KINDS or release.at_least(release.CHECKPOINT_TRACES_LIKE_JIT)
 
@@ -217,17 +217,17 @@ def partial_transform(node: Expression) -> str | None:
     if not node.args or node.arg_names[0] is not None or not isinstance(node.args[0], RefExpr):
         return None
     kind = TRANSFORMS.get(node.args[0].fullname or "")
-    return kind if kind is not None and walked(kind) else None
+    return kind if kind is not None and taken_by_the_walk(kind) else None
 
 
 def transform_of(node: Expression) -> tuple[str, Options] | None:
     """The kind of ``node`` as a decorator (``jax.jit``, ``jax.jit(...)`` without a function,
     ``partial(jax.jit, ...)``) and the options it passes by name; None for anything else."""
-    if isinstance(node, RefExpr) and node.fullname in TRANSFORMS and walked(TRANSFORMS[node.fullname]):
+    if isinstance(node, RefExpr) and node.fullname in TRANSFORMS and taken_by_the_walk(TRANSFORMS[node.fullname]):
         return TRANSFORMS[node.fullname], []
     if not isinstance(node, CallExpr) or not isinstance(node.callee, RefExpr):
         return None
-    if node.callee.fullname in TRANSFORMS and walked(TRANSFORMS[node.callee.fullname]):
+    if node.callee.fullname in TRANSFORMS and taken_by_the_walk(TRANSFORMS[node.callee.fullname]):
         options = options_of(node, 0)
         return (TRANSFORMS[node.callee.fullname], options) if options is not None else None
     kind = partial_transform(node)
@@ -276,7 +276,7 @@ def transformed_by(call: CallExpr, module: str) -> TransformedFunction | None:
     if not isinstance(call.callee, RefExpr) or call.callee.fullname not in TRANSFORMS:
         return None
     kind = TRANSFORMS[call.callee.fullname]
-    if not walked(kind) or not call.args or call.arg_names[0] is not None:
+    if not taken_by_the_walk(kind) or not call.args or call.arg_names[0] is not None:
         return None
     function = function_of(call.args[0], module)
     if function is None:
@@ -294,7 +294,7 @@ def bound_method(call: CallExpr, method: FuncDef, module: str) -> TransformedFun
     if not isinstance(call.callee, RefExpr) or call.callee.fullname not in TRANSFORMS:
         return None
     kind = TRANSFORMS[call.callee.fullname]
-    if not walked(kind) or receiver_of(method) is None or not method.fullname.startswith(module + "."):
+    if not taken_by_the_walk(kind) or receiver_of(method) is None or not method.fullname.startswith(module + "."):
         return None
     if method.is_property or method.is_decorated or method.is_conditional:
         return None

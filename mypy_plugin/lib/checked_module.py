@@ -21,6 +21,7 @@ from mypy.nodes import (
     ImportBase,
     ImportFrom,
     MemberExpr,
+    MypyFile,
     NameExpr,
     OverloadedFuncDef,
     Statement,
@@ -94,12 +95,31 @@ def statement_at(api: CheckerPluginInterface, node: Context) -> Statement | None
 
 def enclosing_statements(api: CheckerPluginInterface, node: Context) -> list[Statement]:
     """The statements of the checked module that hold ``node``, outermost first, found by
-    their lines (only the blocks around it are searched); empty when the tree cannot be read."""
+    their lines (only the blocks around it are searched); empty when the tree cannot be read.
+    Found once per line of the tree checked now (``_chains``): several rules ask it of one call."""
+    global _chains
     tree = mypy_internals.module_tree(api)
+    if tree is None:
+        return []
+    if _chains is None or _chains[0] is not tree or _chains[1] is not tree.defs:
+        _chains = (tree, tree.defs, {})
+    known = _chains[2].get(node.line)
+    if known is None:
+        known = _chains[2][node.line] = statements_holding(tree.defs, node.line)
+    return list(known)
+
+
+_chains: tuple[MypyFile, list[Statement], dict[int, list[Statement]]] | None = None
+"""The chains of statements found in the tree checked now, by line. The daemon keeps a module's
+tree object when its file changes and gives it new statements: a new list is a new tree here."""
+
+
+def statements_holding(defs: list[Statement], line: int) -> list[Statement]:
+    """The statements among ``defs`` and the blocks inside them that hold ``line``, outermost first."""
     found: list[Statement] = []
-    candidates = tree.defs if tree is not None else []
+    candidates = defs
     while candidates:
-        holding = holding_line(candidates, node.line)
+        holding = holding_line(candidates, line)
         if not holding:
             break
         found.append(holding[-1])

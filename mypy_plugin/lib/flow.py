@@ -44,7 +44,7 @@ from mypy.patterns import AsPattern, Pattern
 
 from mypy_plugin.lib import statements
 
-State = TypeVar("State")
+PathState = TypeVar("PathState")
 
 IF: Final = '"if"'
 WHILE: Final = '"while"'
@@ -54,8 +54,8 @@ ENDING: Final = (ReturnStmt, RaiseStmt, BreakStmt, ContinueStmt)
 """The simple statements after which nothing more of the path runs."""
 
 
-class Flow(Generic[State]):
-    """A walk of statements in the order they run, with a ``State`` on each path."""
+class Flow(Generic[PathState]):
+    """A walk of statements in the order they run, with a ``PathState`` on each path."""
 
     passes: int = 1
     """How many times a loop's body is walked: twice lets a value changed by the end of one
@@ -67,31 +67,31 @@ class Flow(Generic[State]):
 
     # What each analysis says
 
-    def fork(self, state: State) -> State:
+    def fork(self, state: PathState) -> PathState:
         """A copy of ``state`` for one path."""
         raise NotImplementedError
 
-    def join(self, state: State, ends: list[State]) -> None:
+    def join(self, state: PathState, ends: list[PathState]) -> None:
         """Make ``state`` what holds after any of ``ends`` (never empty)."""
         raise NotImplementedError
 
-    def simple(self, node: Statement, state: State) -> bool:
+    def simple(self, node: Statement, state: PathState) -> bool:
         """A statement without blocks; whether the path ends there."""
         return isinstance(node, ENDING)
 
-    def condition(self, node: Expression, construct: str, state: State) -> None:
+    def condition(self, node: Expression, construct: str, state: PathState) -> None:
         """A condition tested by ``construct`` (``IF``, ``WHILE``, ``CASE_GUARD``)."""
 
-    def target(self, node: ForStmt, state: State) -> None:
+    def target(self, node: ForStmt, state: PathState) -> None:
         """A ``for`` loop takes its next item: its iterable, and the target bound."""
 
-    def with_item(self, node: Expression, target: Expression | None, state: State) -> None:
+    def with_item(self, node: Expression, target: Expression | None, state: PathState) -> None:
         """One item of a ``with`` statement, and the target it binds (or None)."""
 
-    def subject(self, node: Expression, state: State) -> None:
+    def subject(self, node: Expression, state: PathState) -> None:
         """The subject of a ``match`` statement."""
 
-    def pattern(self, names: set[str], state: State) -> None:
+    def pattern(self, names: set[str], state: PathState) -> None:
         """The names a ``case`` pattern binds."""
 
     def finished(self) -> bool:
@@ -100,7 +100,7 @@ class Flow(Generic[State]):
 
     # Python's control flow
 
-    def block(self, block: Block, state: State) -> bool:
+    def block(self, block: Block, state: PathState) -> bool:
         """Walk the statements of ``block``; whether the path ends in it."""
         if block.is_unreachable:
             return True
@@ -109,7 +109,7 @@ class Flow(Generic[State]):
                 return True
         return False
 
-    def statement(self, node: Statement, state: State) -> bool:
+    def statement(self, node: Statement, state: PathState) -> bool:
         if isinstance(node, IfStmt):
             return self.if_statement(node, state)
         if isinstance(node, (WhileStmt, ForStmt)):
@@ -124,7 +124,7 @@ class Flow(Generic[State]):
             return self.block(node, state)
         return self.simple(node, state)
 
-    def if_statement(self, node: IfStmt, state: State) -> bool:
+    def if_statement(self, node: IfStmt, state: PathState) -> bool:
         ends = []
         for condition, body in zip(node.expr, node.body):
             self.condition(condition, IF, state)
@@ -136,7 +136,7 @@ class Flow(Generic[State]):
             ends.append(otherwise)
         return self.joined(state, ends)
 
-    def loop(self, node: WhileStmt | ForStmt, state: State) -> bool:
+    def loop(self, node: WhileStmt | ForStmt, state: PathState) -> bool:
         before = self.fork(state)
         for _ in range(self.passes):
             if isinstance(node, WhileStmt):
@@ -150,12 +150,12 @@ class Flow(Generic[State]):
             self.block(node.else_body, state)
         return False  # the loop may not run, or may break
 
-    def with_statement(self, node: WithStmt, state: State) -> bool:
+    def with_statement(self, node: WithStmt, state: PathState) -> bool:
         for expr, target in zip(node.expr, node.target):
             self.with_item(expr, target, state)
         return self.block(node.body, state)
 
-    def try_statement(self, node: TryStmt, state: State) -> bool:
+    def try_statement(self, node: TryStmt, state: PathState) -> bool:
         before = self.fork(state)
         self.guarded += bool(node.handlers)
         try:
@@ -177,7 +177,7 @@ class Flow(Generic[State]):
             ended = self.block(node.finally_body, state) or ended
         return ended
 
-    def match_statement(self, node: MatchStmt, state: State) -> bool:
+    def match_statement(self, node: MatchStmt, state: PathState) -> bool:
         self.subject(node.subject, state)
         ends = []
         for pattern, guard, body in zip(node.patterns, node.guards, node.bodies):
@@ -192,7 +192,7 @@ class Flow(Generic[State]):
             ends.append(self.fork(state))  # no case may match
         return self.joined(state, ends)
 
-    def joined(self, state: State, ends: list[State]) -> bool:
+    def joined(self, state: PathState, ends: list[PathState]) -> bool:
         """``state`` made the join of ``ends``; whether every path ended (no end to join)."""
         if ends:
             self.join(state, ends)

@@ -150,8 +150,8 @@ def unbound_calls(tree: MypyFile, made_by: Callable[[Expression], bool], method:
     made: dict[object, int] = {}
     found = []
     for statement in top:
-        for call in calls_of(statement):
-            receiver = receiver_of(call, method)
+        for call in calls_run_by_statement(statement):
+            receiver = instance_called(call, method)
             if receiver is None:
                 continue
             if made_by(receiver):
@@ -169,7 +169,7 @@ def unbound_calls(tree: MypyFile, made_by: Callable[[Expression], bool], method:
     return found
 
 
-def calls_of(statement: Statement) -> list[CallExpr]:
+def calls_run_by_statement(statement: Statement) -> list[CallExpr]:
     """The calls a simple statement runs (compound statements' blocks are walked as statements
     of their own; a lambda's body runs where the lambda is called)."""
     if isinstance(statement, (ExpressionStmt, AssignmentStmt, ReturnStmt)):
@@ -177,7 +177,7 @@ def calls_of(statement: Statement) -> list[CallExpr]:
     return []
 
 
-def receiver_of(call: CallExpr, method: str) -> Expression | None:
+def instance_called(call: CallExpr, method: str) -> Expression | None:
     """The instance ``call`` calls ``method`` of: ``model`` in ``model(x)`` for ``__call__``,
     in ``model.encode(x)`` for ``encode``."""
     if method == "__call__" and not isinstance(call.callee, MemberExpr):

@@ -42,7 +42,7 @@ from mypy.nodes import (
 from mypy.plugin import MethodContext
 from mypy.types import Instance, Type
 
-from mypy_plugin.lib import errorcodes, mypy_internals, nodes, reporting, statements
+from mypy_plugin.lib import errorcodes, fullnames, mypy_internals, nodes, reporting, statements
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
 
@@ -53,7 +53,6 @@ APPLY: Final = "apply"
 (``models.CNN.apply``), not after Flax's class that defines it."""
 LINEN_MODULE: Final = "flax.linen.module.Module"
 BATCH_NORM: Final = "flax.linen.normalization.BatchNorm"
-PARTIAL: Final = "functools.partial"
 COLLECTION: Final = "batch_stats"
 DEPTH: Final = 3
 """How many of the module's own classes, each called by the one before, are followed."""
@@ -68,7 +67,7 @@ OR_EVALUATE: Final = "To evaluate with the running statistics instead, run Batch
 SIMPLE: Final = (AssignmentStmt, ExpressionStmt, OperatorAssignmentStmt, ReturnStmt)
 """The statements whose calls run whenever they do (a compound one's blocks may not)."""
 
-Env = dict[str, "bool | None"]
+Truths = dict[str, "bool | None"]
 """The parameters of a ``__call__`` whose truth the call decides: True or False, None unknown."""
 
 
@@ -119,14 +118,14 @@ def own_call(info: TypeInfo) -> FuncDef | None:
     return node if isinstance(node, FuncDef) and node.body.body else None
 
 
-def parameters_given(method: FuncDef, call: CallExpr, *, skip: int) -> Env | None:
+def parameters_given(method: FuncDef, call: CallExpr, *, skip: int) -> Truths | None:
     """The truth of each parameter of ``method`` (after ``self``) as ``call`` passes it (its
     first ``skip`` positional arguments are not the method's: ``apply``'s variables), else as
     its default says; None where ``*args`` leaves the mapping undecided."""
     if any(kind == ARG_STAR for kind in call.arg_kinds):
         return None
     names = [argument.variable.name for argument in method.arguments[1:]]
-    env: Env = {}
+    env: Truths = {}
     for argument in method.arguments[1:]:
         default = argument.initializer
         env[argument.variable.name] = truth(default, {}) if default is not None else None
@@ -141,7 +140,7 @@ def parameters_given(method: FuncDef, call: CallExpr, *, skip: int) -> Env | Non
     return env
 
 
-def truth(node: Expression, env: Env) -> bool | None:
+def truth(node: Expression, env: Truths) -> bool | None:
     """``True``, ``False``, a parameter ``env`` knows, or ``not`` of one of them; None else."""
     if isinstance(node, NameExpr) and node.fullname in ("builtins.True", "builtins.False"):
         return node.fullname == "builtins.True"
@@ -153,7 +152,7 @@ def truth(node: Expression, env: Env) -> bool | None:
     return None
 
 
-def updating_layer(info: TypeInfo, method: FuncDef, env: Env, module: str, depth: int) -> CallExpr | None:
+def updating_layer(info: TypeInfo, method: FuncDef, env: Truths, module: str, depth: int) -> CallExpr | None:
     """The call, on ``method``'s straight path, of a ``BatchNorm`` that updates its statistics,
     directly or in one of the module's own Linen classes it calls; None where none surely does."""
     made = dict(made_in_setup(info))
@@ -210,7 +209,7 @@ def constructed(callee: Expression, made: dict[str, Expression]) -> tuple[RefExp
     if isinstance(target, NameExpr) and isinstance(made.get(target.name), CallExpr):
         target_call = made[target.name]
         assert isinstance(target_call, CallExpr)
-        if isinstance(target_call.callee, RefExpr) and target_call.callee.fullname == PARTIAL and target_call.args:
+        if isinstance(target_call.callee, RefExpr) and target_call.callee.fullname == fullnames.PARTIAL and target_call.args:
             first = target_call.args[0]
             if isinstance(first, RefExpr):
                 partial_keywords = {name: arg for name, arg in zip(target_call.arg_names, target_call.args) if name is not None}

@@ -365,9 +365,9 @@ def report_unhashable_argument(api: CheckerPluginInterface, arg: Expression, nam
     text = source(arg) or "..."
     note = (
         PASS_A_TUPLE.format(value=text)
-        if kind == jitted.CONTAINER
+        if kind == jitted.UNHASHABLE_CONTAINER
         else PASS_ITEMS.format(value=text)
-        if kind == jitted.MAPPING
+        if kind == jitted.UNHASHABLE_MAPPING
         else PASS_HASHABLE.format(name=name)
     )
     reporting.error_with_notes(

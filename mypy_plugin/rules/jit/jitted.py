@@ -69,9 +69,9 @@ DEPTH: Final = 8
 BECOME_ARRAYS: Final = transforms.TRACEABLE_CLASSES - {fullnames.ARRAY}
 """Classes whose values a jitted function returns as ``jax.Array`` (subclasses too): the ones
 JAX traces, Python and NumPy scalars and NumPy arrays."""
-CONTAINER: Final = "container"
-MAPPING: Final = "mapping"
-OTHER: Final = "other"
+UNHASHABLE_CONTAINER: Final = "container"
+UNHASHABLE_MAPPING: Final = "mapping"
+UNHASHABLE_OTHER: Final = "other"
 """Kinds of unhashable value, each with its own advice."""
 STR: Final = "a str"
 BYTES: Final = "bytes"
@@ -196,21 +196,21 @@ def unhashable_member(member: ProperType, depth: int) -> bool:
 
 
 def unhashable_part(typ: Type) -> tuple[str, str]:
-    """What makes a value of ``typ`` unhashable: its kind (``CONTAINER``, ``MAPPING``, ``OTHER``)
+    """What makes a value of ``typ`` unhashable: its kind (``UNHASHABLE_CONTAINER``, ``UNHASHABLE_MAPPING``, ``UNHASHABLE_OTHER``)
     and its description for a message (``a "list"``, ``a tuple holding a "dict"``: the class,
     without the type arguments a call's context may have made up)."""
     member = members(typ)[0]
     if isinstance(member, TupleType):
         inner = next((item for item in member.items if unhashable(item)), None)
-        return OTHER, f"a tuple holding {unhashable_part(inner)[1]}" if inner is not None else "a tuple"
+        return UNHASHABLE_OTHER, f"a tuple holding {unhashable_part(inner)[1]}" if inner is not None else "a tuple"
     if isinstance(member, TypedDictType):
-        return MAPPING, "a TypedDict"
+        return UNHASHABLE_MAPPING, "a TypedDict"
     if isinstance(member, Instance):
         name = member.type.name
         article = "an" if name[:1].lower() in "aeiou" else "a"
-        kind = MAPPING if name == "dict" else CONTAINER if name in ("list", "set", "bytearray") else OTHER
+        kind = UNHASHABLE_MAPPING if name == "dict" else UNHASHABLE_CONTAINER if name in ("list", "set", "bytearray") else UNHASHABLE_OTHER
         return kind, f'{article} "{name}"'
-    return OTHER, f'"{member}"'
+    return UNHASHABLE_OTHER, f'"{member}"'
 
 
 def untraceable(typ: Type) -> str | None:

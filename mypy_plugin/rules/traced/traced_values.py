@@ -158,7 +158,7 @@ def on_partial(ctx: FunctionSigContext) -> FunctionLike:
     only reads)."""
     context = ctx.context
     if isinstance(context, CallExpr) and transforms.partial_transform(context) is not None:
-        check(ctx.api, lambda: decorated_by(ctx.api, context), context)
+        check(ctx.api, lambda: transformed_decorated_by(ctx.api, context), context)
     return ctx.default_signature
 
 
@@ -178,7 +178,7 @@ def transformed_at(api: CheckerPluginInterface, call: CallExpr) -> TransformedFu
     if found is None and tree is not None and isinstance(target, NameExpr) and isinstance(target.node, TypeInfo):
         init = initializer(target.node, tree.fullname)  # jax.jit(Model): its __init__ runs traced
         found = transforms.bound_method(call, init, tree.fullname) if init is not None else None
-    return found if found is not None else decorated_by(api, call)
+    return found if found is not None else transformed_decorated_by(api, call)
 
 
 def names_a_value(node: Expression) -> bool:
@@ -187,7 +187,7 @@ def names_a_value(node: Expression) -> bool:
     return not (isinstance(node, RefExpr) and isinstance(node.node, (TypeInfo, MypyFile)))
 
 
-def decorated_by(api: CheckerPluginInterface, call: CallExpr) -> TransformedFunction | None:
+def transformed_decorated_by(api: CheckerPluginInterface, call: CallExpr) -> TransformedFunction | None:
     """The transformed function ``call`` decorates (``@jax.jit(...)``, ``@partial(jax.jit, ...)``)."""
     decorator = checked_module.decorated_by(api, call)
     return transforms.decorated(decorator) if decorator is not None else None
@@ -214,12 +214,12 @@ def check(api: CheckerPluginInterface, find: Callable[[], TransformedFunction | 
         def calls() -> applied.Applied:
             """The calls of the transformed function, searched for once, where asked."""
             if not found:
-                found.append(calls_of(api, transform))
+                found.append(calls_of_transform(api, transform))
             return found[0]
 
         if traced.leaf_parameters and traced.kind in transforms.TRACING_EVERY_ARGUMENT:
             traced.given = applied.given_states(traced, calls())
-        for site in walked(traced, tree, daemon=api.options.fine_grained_incremental):
+        for site in sites_walked(traced, tree, daemon=api.options.fine_grained_incremental):
             at, where = placed(api, traced, site, transform)
             if site.kind == sites.LEAK:
                 report_leak(api, traced, site, at, where, transform, calls())
@@ -232,7 +232,7 @@ def check(api: CheckerPluginInterface, find: Callable[[], TransformedFunction | 
 _walks: tuple[MypyFile, dict[object, list[Site]]] | None = None
 
 
-def walked(traced: TransformedFunction, tree: MypyFile, daemon: bool) -> list[Site]:
+def sites_walked(traced: TransformedFunction, tree: MypyFile, daemon: bool) -> list[Site]:
     """The sites of one walk of ``traced``: walked once per module check for each function and
     what the walk starts from, though mypy runs a transform's hook again (a deferred function,
     each item of an overload it tries). The daemon checks a tree again in place, after other
@@ -250,7 +250,7 @@ def walked(traced: TransformedFunction, tree: MypyFile, daemon: bool) -> list[Si
     return _walks[1][key]
 
 
-def calls_of(api: CheckerPluginInterface, transform: Context) -> applied.Applied:
+def calls_of_transform(api: CheckerPluginInterface, transform: Context) -> applied.Applied:
     """The calls of the function ``transform`` makes: a decorator (``@jax.jit``, or the
     ``@jax.jit(...)`` call among its decorators), or ``jax.jit(f, ...)``."""
     decorator = transform if isinstance(transform, Decorator) else checked_module.decorated_by(api, transform)
@@ -281,7 +281,7 @@ def checked(api: CheckerPluginInterface, function: FuncItem) -> bool:
     return isinstance(function, LambdaExpr) or not function.is_dynamic() or api.options.check_untyped_defs
 
 
-def describe(node: Expression) -> str:
+def written(node: Expression) -> str:
     """The traced value as the error names it: ``traced "x.sum()"``, or for one too long to
     print, ``a traced value``."""
     text = source(node)
@@ -297,7 +297,7 @@ def report_value(api: CheckerPluginInterface, traced: TransformedFunction, site:
     """``jax-traced-value``: a Python value of a tracer is needed."""
     error = site.raises or RAISES[site.kind]
     text = CONVERTS_TO_NUMPY if site.kind == sites.NUMPY_CONVERSION else NEEDS_THE_VALUE
-    message = text.format(construct=site.construct, value=describe(site.value), transform=traced.transform, error=error)
+    message = text.format(construct=site.construct, value=written(site.value), transform=traced.transform, error=error)
     static = static_note(api, traced, site.value) if not site.trail else None
     notes = [*where, *value_notes(api, traced, site), *([static[0]] if static is not None else [])]
     reporting.error_with_notes(api, at, CODE, message, notes, static[1] if static is not None else None)
@@ -404,7 +404,7 @@ def report_shape(api: CheckerPluginInterface, traced: TransformedFunction, site:
     """``jax-traced-shape``: a shape would be made from traced values."""
     error = site.raises or RAISES[site.kind]
     value = source(site.value) or "n"
-    said = {"construct": site.construct, "value": describe(site.value), "transform": traced.transform, "error": error}
+    said = {"construct": site.construct, "value": written(site.value), "transform": traced.transform, "error": error}
     if site.kind == sites.SHAPE_ARGUMENT:
         message = GIVEN_AS_A_SHAPE.format(**said)
         note = SHAPE_FROM_SHAPES.format(value=value, jnp=numpy_name(api))
@@ -454,7 +454,7 @@ def report_leak(
     use = next((found for call in ran if (found := later_reads.first_read(api, call, holder)) is not None), None)
     if use is None:
         return
-    message = OUTLIVES_THE_TRACE.format(value=describe(site.value), holder=holder.written(), transform=traced.transform, line=use.line)
+    message = OUTLIVES_THE_TRACE.format(value=written(site.value), holder=holder.written(), transform=traced.transform, line=use.line)
     function = traced.function.name if isinstance(traced.function, FuncDef) else "the function"
     notes = [*where, COLLECT_IT if traced.kind == transforms.LAX_KIND else RETURN_IT.format(function=function)]
     reporting.error_with_notes(api, at, LEAK_CODE, message, notes)
