@@ -58,32 +58,57 @@ def imports_package(node: ImportBase, package: str) -> bool:
 
 
 def reference(api: CheckerPluginInterface, module: str, name: str) -> tuple[str, tuple[str, ...]]:
-    """How code anywhere in the checked module can name ``module.name``: through one of its
-    top-level imports (``dataclasses.replace``, ``dc.replace``, ``replace``, ``jnp.where``,
-    ``jax.numpy.where`` after ``import jax``), else as ``<short name>.name`` with the import
-    statement that makes it so (the second item). Imports inside functions or under conditions
-    do not count: they may not bind the name where the reference is used."""
+    """How code anywhere in the checked module can name ``module.name`` (``Spelling.reference``);
+    a module with no tree to read gets the short name and its import."""
     tree = mypy_internals.module_tree(api)
-    top_level = [node for node in (tree.defs if tree is not None else []) if isinstance(node, (Import, ImportFrom))]
-    parent = module.rpartition(".")[0]
-    for node in top_level:
-        if isinstance(node, Import):
-            for imported, alias in node.ids:
-                if imported == module:
-                    return f"{alias or module}.{name}", ()
-        elif node.relative == 0:
-            for imported, alias in node.names:
-                if node.id == module and imported == name:
-                    return alias or name, ()
-                if f"{node.id}.{imported}" == module:
-                    return f"{alias or imported}.{name}", ()
-    for node in top_level:
-        if isinstance(node, Import) and module in BOUND_BY_PARENT:
-            if any(alias is None and (imported + ".").startswith(parent + ".") for imported, alias in node.ids):
-                return f"{module}.{name}", ()
-    alias = SHORT_NAMES.get(module, module)
-    statement = f"import {module}" if alias == module else f"import {module} as {alias}"
-    return f"{alias}.{name}", (statement,)
+    return Spelling(tree.defs if tree is not None else [], module).reference(name)
+
+
+class Spelling:
+    """How one module's code names the members of ``module`` (``jax.numpy``), decided once from
+    its top-level imports where a report needs several names (``jnp.where``, ``jnp.stack``)."""
+
+    def __init__(self, defs: list[Statement], module: str) -> None:
+        self.module = module
+        self.imports = [node for node in defs if isinstance(node, (Import, ImportFrom))]
+
+    def reference(self, name: str) -> tuple[str, tuple[str, ...]]:
+        """How code anywhere in the module can name ``module.name``: through one of its
+        top-level imports (``dataclasses.replace``, ``dc.replace``, ``replace``, ``jnp.where``,
+        ``jax.numpy.where`` after ``import jax``), else as ``<short name>.name`` with the import
+        statement that makes it so (the second item). Imports inside functions or under
+        conditions do not count: they may not bind the name where the reference is used."""
+        module = self.module
+        parent = module.rpartition(".")[0]
+        for node in self.imports:
+            if isinstance(node, Import):
+                for imported, alias in node.ids:
+                    if imported == module:
+                        return f"{alias or module}.{name}", ()
+            elif node.relative == 0:
+                for imported, alias in node.names:
+                    if node.id == module and imported == name:
+                        return alias or name, ()
+                    if f"{node.id}.{imported}" == module:
+                        return f"{alias or imported}.{name}", ()
+        for node in self.imports:
+            if isinstance(node, Import) and module in BOUND_BY_PARENT:
+                if any(alias is None and (imported + ".").startswith(parent + ".") for imported, alias in node.ids):
+                    return f"{module}.{name}", ()
+        alias = SHORT_NAMES.get(module, module)
+        statement = f"import {module}" if alias == module else f"import {module} as {alias}"
+        return f"{alias}.{name}", (statement,)
+
+    def written(self, name: str) -> str:
+        """``module.name`` as the module's code can write it, for a note to quote."""
+        return self.reference(name)[0]
+
+    def prefix(self) -> str:
+        """How the module names ``module`` itself (``jnp``, ``np``, ``jax.numpy``); the short
+        name where it does not import it as a module."""
+        written, imports = self.reference("where")
+        prefix = written.rpartition(".")[0]
+        return prefix if prefix and not imports else SHORT_NAMES.get(self.module, self.module)
 
 
 def statement_at(api: CheckerPluginInterface, node: Context) -> Statement | None:
