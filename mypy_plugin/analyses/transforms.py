@@ -39,11 +39,11 @@ from mypy.nodes import (
     StrExpr,
     TupleExpr,
 )
-from mypy.plugin import CheckerPluginInterface
 from mypy.types import AnyType, CallableType, Instance, TupleType, Type, get_proper_type
 
 from mypy_plugin.analyses.values import Env
-from mypy_plugin.lib import arguments, checked_module, fixes, fullnames, release, types
+from mypy_plugin.lib import arguments, fixes, fullnames, release, types
+from mypy_plugin.lib.checked_module import Spelling
 from mypy_plugin.lib.fixes import Fix
 from mypy_plugin.lib.source import int_literal, source
 from mypy_plugin.lib.types import members
@@ -539,12 +539,13 @@ def positional_only(function: object, name: str) -> bool:
     return isinstance(function, FuncItem) and any(arg.pos_only for arg in function.arguments if arg.variable.name == name)
 
 
-def made_static(api: CheckerPluginInterface, decorator: Expression, name: str) -> tuple[str, Fix | None]:
+def made_static(functools: Spelling, decorator: Expression, name: str) -> tuple[str, Fix | None]:
     """``decorator``, a bare ``@jax.jit``, written to make parameter ``name`` static
     (``@partial(jax.jit, static_argnames=("name",))``, ``(needs "import functools")`` after it
-    where ``partial`` is not imported), and that rewrite as a fix where it needs no import
-    (unsafe: the function compiles once per value, and an array passed there raises)."""
-    partial, imports = checked_module.reference(api, "functools", "partial")
+    where ``partial`` is not imported: ``functools`` says how the module names it), and that
+    rewrite as a fix where it needs no import (unsafe: the function compiles once per value, and
+    an array passed there raises)."""
+    partial, imports = functools.reference("partial")
     written = source(decorator)
     text = f'{partial}({written or "jax.jit"}, static_argnames=("{name}",))'
     if imports:

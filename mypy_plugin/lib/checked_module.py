@@ -58,10 +58,15 @@ def imports_package(node: ImportBase, package: str) -> bool:
 
 
 def reference(api: CheckerPluginInterface, module: str, name: str) -> tuple[str, tuple[str, ...]]:
-    """How code anywhere in the checked module can name ``module.name`` (``Spelling.reference``);
-    a module with no tree to read gets the short name and its import."""
+    """How code anywhere in the checked module can name ``module.name`` (``Spelling.reference``)."""
+    return spelling(api, module).reference(name)
+
+
+def spelling(api: CheckerPluginInterface, module: str) -> Spelling:
+    """How the checked module names the members of ``module``; a module with no tree to read
+    gets the short name and its import."""
     tree = mypy_internals.module_tree(api)
-    return Spelling(tree.defs if tree is not None else [], module).reference(name)
+    return Spelling(tree.defs if tree is not None else [], module)
 
 
 class Spelling:

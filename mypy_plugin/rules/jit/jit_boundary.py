@@ -408,7 +408,7 @@ def static_advice(api: CheckerPluginInterface, kept: JittedSignature, name: str)
     decorator = None if transforms.positional_only(definition, name) else bare_jit_decorator(api, definition)
     if decorator is None:
         return MAKE_STATIC.format(name=name, function=function), None
-    how, fix = transforms.made_static(api, decorator, name)
+    how, fix = transforms.made_static(checked_module.spelling(api, "functools"), decorator, name)
     return DECORATE_STATIC.format(name=name, how=how, function=function), fix
 
 

@@ -37,6 +37,7 @@ from mypy_plugin.analyses import applied, later_reads, sites, transforms
 from mypy_plugin.analyses.sites import Site
 from mypy_plugin.analyses.transforms import JIT_KIND, TransformedFunction
 from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, release, reporting, types
+from mypy_plugin.lib.checked_module import Spelling
 from mypy_plugin.lib.fixes import Fix
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.rules.traced import leaks, tracing, wording
@@ -135,7 +136,7 @@ def check(api: CheckerPluginInterface, find: Callable[[], TransformedFunction | 
 
         if traced.leaf_parameters and traced.kind in transforms.TRACING_EVERY_ARGUMENT:
             traced.given = applied.given_states(traced, calls())
-        numpy = checked_module.Spelling(tree.defs, fullnames.JAX_NUMPY)
+        numpy, functools = Spelling(tree.defs, fullnames.JAX_NUMPY), Spelling(tree.defs, "functools")
         for site in sites_walked(traced, tree, daemon=api.options.fine_grained_incremental):
             fix = None
             if site.kind == sites.LEAK:
@@ -147,7 +148,7 @@ def check(api: CheckerPluginInterface, find: Callable[[], TransformedFunction | 
                 code, (message, notes) = SHAPE_CODE, wording.shape_report(traced, site, numpy)
             else:
                 code, (message, notes) = CODE, wording.value_report(traced, site, numpy)
-                static = static_note(api, traced, site.value) if not site.trail else None
+                static = static_note(traced, site.value, functools) if not site.trail else None
                 if static is not None:
                     notes, fix = [*notes, static[0]], static[1]
             at, where = placed(api, traced, site, transform)
@@ -203,7 +204,7 @@ def checked(api: CheckerPluginInterface, function: FuncItem) -> bool:
     return isinstance(function, LambdaExpr) or not function.is_dynamic() or api.options.check_untyped_defs
 
 
-def static_note(api: CheckerPluginInterface, traced: TransformedFunction, value: Expression) -> tuple[str, Fix | None] | None:
+def static_note(traced: TransformedFunction, value: Expression, functools: Spelling) -> tuple[str, Fix | None] | None:
     """For a parameter declared as a Python scalar, or written without a type, under
     ``jax.jit``: how to make it static, in the form of the decorator written, with the fix
     ``transforms.made_static`` makes of it."""
@@ -220,7 +221,7 @@ def static_note(api: CheckerPluginInterface, traced: TransformedFunction, value:
         if isinstance(traced.function, FuncDef) and traced.function.is_decorated:
             return None  # a stack of transforms ("@jax.jit @jax.vmap"): making it static takes more than an option
         return wording.static_in_a_call(value.name), None
-    how, fix = transforms.made_static(api, traced.decorator, value.name)
+    how, fix = transforms.made_static(functools, traced.decorator, value.name)
     return wording.static(value.name, how), fix
 
 

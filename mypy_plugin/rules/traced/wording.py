@@ -97,117 +97,125 @@ RETURN_IT: Final = 'Return it from "{function}" and keep what the call returns; 
 FIX_THE_SIZE: Final = 'Give the result a fixed shape with "size=" (the most entries expected); "fill_value=" sets the padding'
 
 
-def written(node: Expression) -> str:
+TESTED_BY: Final = {
+    '"while"': LOOP,
+    '"assert"': ASSERT,
+    '"and"': COMBINE,
+    '"or"': COMBINE,
+    '"not"': COMBINE,
+    "a chained comparison": CHAINED,
+}
+"""The note for a traced value tested by each construct; ``BRANCH`` for the others."""
+
+
+class Quoted:
+    """The code a site's report quotes, read from the source once: the traced value, the
+    container it indexes (``TABLE`` of ``TABLE[i]``), the array of ``x.at[mask]``, and the
+    arguments of the call it is in (None where the source cannot be printed)."""
+
+    __slots__ = ("value", "container", "at_update", "updated", "arguments")
+
+    def __init__(self, site: Site) -> None:
+        self.value = source(site.value)
+        base = site.node.base if isinstance(site.node, IndexExpr) else None
+        self.container = source(base) if base is not None else None
+        self.at_update = isinstance(base, MemberExpr) and base.name == "at"
+        self.updated = source(base.expr) if isinstance(base, MemberExpr) and self.at_update else None
+        self.arguments = [source(arg) or "x" for arg in site.node.args] if isinstance(site.node, CallExpr) else []
+
+
+def named(text: str | None, known: str = NAMED_VALUE, unknown: str = UNNAMED_VALUE) -> str:
     """The traced value as the error names it: ``traced "x.sum()"``, or for one too long to
     print, ``a traced value``."""
-    text = source(node)
-    return NAMED_VALUE.format(text=text) if text is not None and len(text) <= LONGEST_QUOTED else UNNAMED_VALUE
-
-
-def describe_mask(node: Expression) -> str:
-    text = source(node)
-    return NAMED_MASK.format(text=text) if text is not None and len(text) <= LONGEST_QUOTED else UNNAMED_MASK
+    return known.format(text=text) if text is not None and len(text) <= LONGEST_QUOTED else unknown
 
 
 def value_report(traced: TransformedFunction, site: Site, numpy: Spelling) -> tuple[str, list[str]]:
     """``jax-traced-value``: a Python value of a tracer is needed; the message and its notes."""
+    quoted = Quoted(site)
     error = site.raises or RAISES[site.kind]
     text = CONVERTS_TO_NUMPY if site.kind == sites.NUMPY_CONVERSION else NEEDS_THE_VALUE
-    message = text.format(construct=site.construct, value=written(site.value), transform=traced.transform, error=error)
-    return message, value_notes(traced, site, numpy)
+    message = text.format(construct=site.construct, value=named(quoted.value), transform=traced.transform, error=error)
+    return message, value_notes(traced, site, quoted, numpy)
 
 
-def value_notes(traced: TransformedFunction, site: Site, numpy: Spelling) -> list[str]:
+def value_notes(traced: TransformedFunction, site: Site, quoted: Quoted, numpy: Spelling) -> list[str]:
     """The notes of a ``jax-traced-value`` report: the JAX way for the construct written."""
-    condition = source(site.value) or "pred"
+    value = quoted.value or "x"
     jnp = numpy.prefix()
-    found: list[str] = []
     if site.kind == sites.BOOL and site.callee in sites.COMPARING_BUILTINS:
-        found.extend(compare_with_jax_numpy(site, numpy))
-    elif site.kind == sites.BOOL:
-        found.append(
-            {
-                '"while"': LOOP,
-                '"assert"': ASSERT,
-                '"and"': COMBINE,
-                '"or"': COMBINE,
-                '"not"': COMBINE,
-                "a chained comparison": CHAINED,
-            }.get(site.construct, BRANCH).format(condition=condition, jnp=jnp)
-        )
-    elif site.kind == sites.CONVERT and site.callee.startswith("math."):
-        name = sites.MATH_FUNCTIONS[site.callee.rpartition(".")[2]]
-        reference = numpy.written(name)
-        found.append(USE_JAX_NUMPY.format(name=f"{reference}({source(site.value) or 'x'})"))
-    elif site.kind == sites.CONVERT:
-        if site.printing:
-            found.append(PRINT.format(spec="", value=source(site.value) or "x"))
-        else:
-            found.append(AUX if traced.differentiated else KEEP_AN_ARRAY.format(jnp=jnp))
-    elif site.kind == sites.INDEX:
-        found.append(FORI_LOOP if site.construct == '"range()"' else index_an_array(site, jnp, site.construct == sites.DICT_INDEX))
-    elif site.kind == sites.NUMPY_CONVERSION and site.construct == sites.NUMPY_INDEX:
-        found.append(index_an_array(site, jnp))
-    elif site.kind == sites.NUMPY_CONVERSION:
+        return compare_with_jax_numpy(site, quoted, numpy)
+    if site.kind == sites.BOOL:
+        construct = {
+            '"while"': LOOP,
+            '"assert"': ASSERT,
+            '"and"': COMBINE,
+            '"or"': COMBINE,
+            '"not"': COMBINE,
+            "a chained comparison": CHAINED,
+        }
+        return [construct.get(site.construct, BRANCH).format(condition=quoted.value or "pred", jnp=jnp)]
+    if site.kind == sites.CONVERT and site.callee.startswith("math."):
+        return [USE_JAX_NUMPY.format(name=f"{numpy.written(sites.MATH_FUNCTIONS[site.callee.rpartition('.')[2]])}({value})")]
+    if site.kind == sites.CONVERT and site.printing:
+        return [PRINT.format(spec="", value=value)]
+    if site.kind == sites.CONVERT:
+        return [AUX if traced.differentiated else KEEP_AN_ARRAY.format(jnp=jnp)]
+    if site.kind == sites.INDEX:
+        return [FORI_LOOP if site.construct == '"range()"' else index_an_array(quoted, jnp, site.construct == sites.DICT_INDEX)]
+    if site.kind == sites.NUMPY_CONVERSION and site.construct == sites.NUMPY_INDEX:
+        return [index_an_array(quoted, jnp)]
+    if site.kind == sites.NUMPY_CONVERSION:
         name = site.callee.rpartition(".")[2] if site.callee else "asarray"
-        reference = numpy.written(name)
-        found.append(USE_JAX_NUMPY.format(name=f"{reference}({source(site.value) or 'x'})"))
-    elif site.kind == sites.FORMAT:
-        found.append(PRINT.format(spec=site.construct.partition('"')[2].rstrip('"'), value=source(site.value) or "x"))
-    elif site.kind == sites.SETTING_ARGUMENT:
-        found.append(SETTING_FROM_PYTHON)
-    return found
+        return [USE_JAX_NUMPY.format(name=f"{numpy.written(name)}({value})")]
+    if site.kind == sites.FORMAT:
+        return [PRINT.format(spec=site.construct.partition('"')[2].rstrip('"'), value=value)]
+    return [SETTING_FROM_PYTHON] if site.kind == sites.SETTING_ARGUMENT else []
 
 
-def index_an_array(site: Site, jnp: str, mapping: bool = False) -> str:
+def index_an_array(quoted: Quoted, jnp: str, mapping: bool = False) -> str:
     """The container indexed by a tracer, made a JAX array (``jnp.asarray(TABLE)[i]``; a dict's
     values, for keys that count from 0)."""
-    base = site.node.base if isinstance(site.node, IndexExpr) else None
-    values = (source(base) if base is not None else None) or "values"
+    values = quoted.container or "values"
     values = values if len(values) <= LONGEST_QUOTED else "values"
-    index = source(site.value) or "i"
-    if mapping:
-        return INDEX_THE_VALUES.format(jnp=jnp, values=values, index=index)
-    return INDEX_AN_ARRAY.format(jnp=jnp, values=values, index=index)
+    text = INDEX_THE_VALUES if mapping else INDEX_AN_ARRAY
+    return text.format(jnp=jnp, values=values, index=quoted.value or "i")
 
 
-def compare_with_jax_numpy(site: Site, numpy: Spelling) -> list[str]:
+def compare_with_jax_numpy(site: Site, quoted: Quoted, numpy: Spelling) -> list[str]:
     """``max(x, 0.0)`` as ``jnp.maximum(x, 0.0)``, ``any(x > 0)`` as ``jnp.any(x > 0)``; where one
     array's items are compared, what other shapes raise."""
     assert isinstance(site.node, CallExpr)  # a comparing builtin's call
     one, two = sites.COMPARING_BUILTINS[site.callee]
-    arguments = [source(arg) or "x" for arg in site.node.args]
+    arguments = quoted.arguments
     reference = numpy.written(two if len(arguments) > 1 else one)
     if len(arguments) > 1:
         return [USE_JAX_NUMPY.format(name=f"{reference}({', '.join(arguments)})")]
     if isinstance(site.node.args[0], (ListExpr, TupleExpr)):  # the items as one array
-        stack = numpy.written("stack")
-        return [USE_JAX_NUMPY.format(name=f"{reference}({stack}({arguments[0]}))")]
+        return [USE_JAX_NUMPY.format(name=f"{reference}({numpy.written('stack')}({arguments[0]}))")]
     return [USE_JAX_NUMPY.format(name=f"{reference}({arguments[0]})"), ITEMS_OF_A_SHAPE]
 
 
 def shape_report(traced: TransformedFunction, site: Site, numpy: Spelling) -> tuple[str, list[str]]:
     """``jax-traced-shape``: a shape would be made from traced values; the message and its note."""
+    quoted = Quoted(site)
     error = site.raises or RAISES[site.kind]
-    value = source(site.value) or "n"
-    said = {"construct": site.construct, "value": written(site.value), "transform": traced.transform, "error": error}
+    said = {"construct": site.construct, "value": named(quoted.value), "transform": traced.transform, "error": error}
     if site.kind == sites.SHAPE_ARGUMENT:
         message = GIVEN_AS_A_SHAPE.format(**said)
-        note = SHAPE_FROM_SHAPES.format(value=value, jnp=numpy.prefix())
+        note = SHAPE_FROM_SHAPES.format(value=quoted.value or "n", jnp=numpy.prefix())
     elif site.kind == sites.SLICE:
         message = TRACED_SLICE_BOUND.format(**said)
-        note = STATIC_SLICE.format(value=value)
+        note = STATIC_SLICE.format(value=quoted.value or "n")
         if site.construct == sites.SLICED_PARAMETER:
-            base = site.node.base if isinstance(site.node, IndexExpr) else None
-            note = f"{note}. {SLICED_LIST.format(name=(source(base) if base is not None else None) or 'it')}"
+            note = f"{note}. {SLICED_LIST.format(name=quoted.container or 'it')}"
     elif site.kind == sites.BOOLEAN_MASK:
-        message = MASK_TRACED.format(mask=describe_mask(site.value), **said)
-        base = site.node.base if isinstance(site.node, IndexExpr) else None
-        if isinstance(base, MemberExpr) and base.name == "at":  # x.at[mask].set(v)
-            note = WHERE_FOR_A_MASKED_UPDATE.format(mask=source(site.value) or "mask", array=source(base.expr) or "x", jnp=numpy.prefix())
+        message = MASK_TRACED.format(mask=named(quoted.value, NAMED_MASK, UNNAMED_MASK), **said)
+        mask = quoted.value or "mask"
+        if quoted.at_update:  # x.at[mask].set(v)
+            note = WHERE_FOR_A_MASKED_UPDATE.format(mask=mask, array=quoted.updated or "x", jnp=numpy.prefix())
         else:
-            array = (source(base) if base is not None else None) or "x"
-            note = WHERE_FOR_A_MASK.format(mask=source(site.value) or "mask", array=array, jnp=numpy.prefix())
+            note = WHERE_FOR_A_MASK.format(mask=mask, array=quoted.container or "x", jnp=numpy.prefix())
     else:
         message = WITHOUT_SIZE.format(**said)
         note = FIX_THE_SIZE
@@ -217,7 +225,7 @@ def shape_report(traced: TransformedFunction, site: Site, numpy: Spelling) -> tu
 def leak_report(traced: TransformedFunction, site: Site, holder: str, use: Expression) -> tuple[str, list[str]]:
     """``jax-leaked-tracer``: a tracer kept in ``holder`` outlives the trace, and ``use`` computes
     with it; the message and its note."""
-    message = OUTLIVES_THE_TRACE.format(value=written(site.value), holder=holder, transform=traced.transform, line=use.line)
+    message = OUTLIVES_THE_TRACE.format(value=named(source(site.value)), holder=holder, transform=traced.transform, line=use.line)
     function = traced.function.name if isinstance(traced.function, FuncDef) else "the function"
     return message, [COLLECT_IT if traced.kind == transforms.LAX_KIND else RETURN_IT.format(function=function)]
 
