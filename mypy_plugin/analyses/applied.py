@@ -4,7 +4,7 @@
 no hook of the plugin; and what a call of a jitted function passes decides what an unannotated
 parameter holds. So the calls are found in the module's syntax tree from the transform: called at
 once (``jax.grad(f)(3.0)``), through the one name it is assigned to (``grad_fn = jax.grad(f)``,
-then ``grad_fn(x)`` anywhere in the module), or, for a function whose decorators are all
+then ``grad_fn(x)`` anywhere in the module, or in the function that binds it for a local name), or, for a function whose decorators are all
 transforms, through its own name (``bindings.Bindings.calls``). A name bound by more than one
 assignment, or used otherwise than called (passed on, stored, returned), has calls that are not
 all known: they are then not complete (``Applied.complete``).
@@ -17,10 +17,12 @@ from mypy.nodes import (
     ARG_POS,
     ARG_STAR,
     ARG_STAR2,
+    LDEF,
     AssignmentStmt,
     CallExpr,
     Decorator,
     Expression,
+    FuncDef,
     ListExpr,
     NameExpr,
     TupleExpr,
@@ -58,7 +60,34 @@ def calls_of_result(api: CheckerPluginInterface, transform: CallExpr) -> Applied
     if not (isinstance(holding, AssignmentStmt) and holding.rvalue is transform and len(holding.lvalues) == 1):
         return NOT_FOUND
     target = holding.lvalues[0]
-    return calls_of_name(api, target.name, target.node) if isinstance(target, NameExpr) else NOT_FOUND
+    if not isinstance(target, NameExpr):
+        return NOT_FOUND
+    function = next((statement for statement in reversed(chain) if isinstance(statement, (FuncDef, Decorator))), None)
+    if target.kind == LDEF and function is not None:
+        return calls_in_body(function.func if isinstance(function, Decorator) else function, target.node)
+    return calls_of_name(api, target.name, target.node)
+
+
+def calls_in_body(function: FuncDef, node: object) -> Applied:
+    """The calls of a local variable (``node``) in the body of the function that binds it, where
+    every mention of it is (those of the functions defined there too): read from that body alone,
+    not from the whole module (``Bindings.calls``), as most names bound to a transform's result
+    are a function's locals."""
+    if node is None:
+        return NOT_FOUND
+    found = mypy_internals.subexpressions(function)
+    if found is None:
+        found = [expression for expression in nodes.walk(function.body.body) if isinstance(expression, Expression)]
+    callees = {id(e.callee): e for e in found if type(e) is CallExpr and type(e.callee) is NameExpr}
+    calls, escapes = [], False
+    for expression in found:
+        if type(expression) is NameExpr and not expression.is_new_def and expression.node is node:
+            call = callees.get(id(expression))
+            if call is None:
+                escapes = True
+            else:
+                calls.append(call)
+    return Applied(calls, not escapes)
 
 
 def calls_of_decorated(api: CheckerPluginInterface, decorator: Decorator) -> Applied:
