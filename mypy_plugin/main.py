@@ -91,7 +91,8 @@ def in_turn(hooks: list[Callable[[Any], Any]], default: str) -> Callable[[Any], 
             result: Type = hook(ctx)  # a signature (FunctionLike) or a return type
             if default == SIGNATURE_FIELD and not isinstance(get_proper_type(result), CallableType):
                 return result
-            ctx = ctx._replace(**{default: result})
+            if result is not getattr(ctx, default):  # most hooks only read, and give mypy's back
+                ctx = ctx._replace(**{default: result})
         return getattr(ctx, default)
 
     return run

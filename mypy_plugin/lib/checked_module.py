@@ -6,6 +6,7 @@ reads it. Without it, callers get no imports and fall back on what holds for any
 
 from __future__ import annotations
 
+import bisect
 from typing import Final
 
 from mypy.nodes import (
@@ -216,8 +217,20 @@ def value_discarded(api: CheckerPluginInterface, node: Context) -> bool:
 
 
 def holding_line(candidates: list[Statement], line: int) -> list[Statement]:
-    """The candidates among ``candidates`` whose lines include ``line``."""
-    return [statement for statement in candidates if statement.line <= line <= last_line(statement)]
+    """The candidates among ``candidates`` whose lines include ``line``. Statements of one block
+    come in the order of their lines, so only those that start on or before it are read, from
+    the last one back, until one ends before it."""
+    found: list[Statement] = []
+    for statement in reversed(candidates[: bisect.bisect_right(candidates, line, key=first_line)]):
+        if last_line(statement) >= line:
+            found.append(statement)
+        elif found or statement.line < line:
+            break
+    return found[::-1]
+
+
+def first_line(statement: Statement) -> int:
+    return statement.line
 
 
 def last_line(statement: Statement) -> int:
