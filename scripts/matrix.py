@@ -39,6 +39,21 @@ machines' default Python 3.11) and the newest, which needs Python 3.12 (``python
 SUITE_JAX = (REPO / "jax_stubs" / "JAX_VERSION").read_text().strip()
 MYPY_RELEASES = ["1.19.0", "2.4.1"]  # lowest and highest supported
 TEST_TOOLS = ["pytest>=8", "pytest-mypy-plugins>=4.1,<5", "PyYAML>=6"]
+LIBRARIES = ("equinox", "flax")
+"""The libraries whose rules have YAML cases (``jax-linen-*``, ``jax-nnx-trace-level``,
+``jax-equinox-module``): installed, at the test extra's pins, in the cells of the suite's JAX
+release (their releases there need a recent JAX), so that those cases run under the older mypy
+too; a cell without them skips the cases and says so."""
+
+
+def library_pins() -> list[str]:
+    """The test extra's requirements of ``LIBRARIES`` (``pyproject.toml``, the one home of the pins)."""
+    import tomllib
+
+    extra = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    return [requirement for requirement in extra if re.split(r"[<>=!~\[ ]", requirement, maxsplit=1)[0] in LIBRARIES]
+
+
 CONFIGURATION_CASES = REPO / "tests" / "typecheck" / "test_config.yml"
 """How the plugin meets mypy's configuration (codes disabled, ignores, strict mode), each case a
 mypy run of its own: what a mypy release changes, on misuses (a stream given to ``to_device``, an
@@ -115,7 +130,8 @@ def run_cell(jax: str, mypy: str, tests: list[str]) -> tuple[bool, float, Path]:
         with tempfile.TemporaryDirectory() as dist, tempfile.TemporaryDirectory() as cache:
             sh([*pip, "wheel", "--no-deps", "-w", dist, str(source)], log)
             [wheel] = Path(dist).glob("*.whl")
-            sh([*pip, "install", str(wheel), f"jax=={jax}", f"mypy=={mypy}", *TEST_TOOLS], log)
+            libraries = library_pins() if jax == SUITE_JAX else []
+            sh([*pip, "install", str(wheel), f"jax=={jax}", f"mypy=={mypy}", *TEST_TOOLS, *libraries], log)
             sh([*pip, "install", "--force-reinstall", "--no-deps", str(wheel)], log)
             env = {
                 **os.environ,
