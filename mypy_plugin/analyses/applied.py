@@ -5,7 +5,7 @@ no hook of the plugin; and what a call of a jitted function passes decides what 
 parameter holds. So the calls are found in the module's syntax tree from the transform: called at
 once (``jax.grad(f)(3.0)``), through the one name it is assigned to (``grad_fn = jax.grad(f)``,
 then ``grad_fn(x)`` anywhere in the module, or in the function that binds it for a local name), or, for a function whose decorators are all
-transforms, through its own name (``bindings.Bindings.calls``). A name bound by more than one
+transforms, through its own name (``bindings.Mentions``). A name bound by more than one
 assignment, or used otherwise than called (passed on, stored, returned), has calls that are not
 all known: they are then not complete (``Applied.complete``).
 """
@@ -60,34 +60,20 @@ def calls_of_result(api: CheckerPluginInterface, transform: CallExpr) -> Applied
     if not (isinstance(holding, AssignmentStmt) and holding.rvalue is transform and len(holding.lvalues) == 1):
         return NOT_FOUND
     target = holding.lvalues[0]
-    if not isinstance(target, NameExpr):
+    if not isinstance(target, NameExpr) or target.node is None:
         return NOT_FOUND
     function = next((statement for statement in reversed(chain) if isinstance(statement, (FuncDef, Decorator))), None)
     if target.kind == LDEF and function is not None:
-        return calls_in_body(function.func if isinstance(function, Decorator) else function, target.node)
+        return calls_in_body(function.func if isinstance(function, Decorator) else function, target.name, target.node)
     return calls_of_name(api, target.name, target.node)
 
 
-def calls_in_body(function: FuncDef, node: object) -> Applied:
+def calls_in_body(function: FuncDef, name: str, node: object) -> Applied:
     """The calls of a local variable (``node``) in the body of the function that binds it, where
     every mention of it is (those of the functions defined there too): read from that body alone,
-    not from the whole module (``Bindings.calls``), as most names bound to a transform's result
-    are a function's locals."""
-    if node is None:
-        return NOT_FOUND
-    found = mypy_internals.subexpressions(function)
-    if found is None:
-        found = [expression for expression in nodes.walk(function.body.body) if isinstance(expression, Expression)]
-    callees = {id(e.callee): e for e in found if type(e) is CallExpr and type(e.callee) is NameExpr}
-    calls, escapes = [], False
-    for expression in found:
-        if type(expression) is NameExpr and not expression.is_new_def and expression.node is node:
-            call = callees.get(id(expression))
-            if call is None:
-                escapes = True
-            else:
-                calls.append(call)
-    return Applied(calls, not escapes)
+    not from the whole module, as most names bound to a transform's result are a function's
+    locals."""
+    return calls_mentioned(bindings.Mentions(function), name, node)
 
 
 def calls_of_decorated(api: CheckerPluginInterface, decorator: Decorator) -> Applied:
@@ -97,10 +83,15 @@ def calls_of_decorated(api: CheckerPluginInterface, decorator: Decorator) -> App
 
 def calls_of_name(api: CheckerPluginInterface, name: str, node: object) -> Applied:
     tree = mypy_internals.module_tree(api)
-    if tree is None or node is None:
+    if tree is None:
         return NOT_FOUND
-    found = bindings.of(tree)
-    return Applied(found.calls(name, node), not found.escapes(name, node))
+    return calls_mentioned(bindings.of(tree).mentions_read(), name, node)
+
+
+def calls_mentioned(mentions: bindings.Mentions, name: str, node: object) -> Applied:
+    """The calls of ``name`` referring to ``node`` among ``mentions``; complete where it is
+    used only so."""
+    return Applied(mentions.calls(name, node), not mentions.escapes(name, node))
 
 
 def calls_of_transformed(api: CheckerPluginInterface, transform: CallExpr | Decorator) -> Applied:

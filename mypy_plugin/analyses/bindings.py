@@ -106,10 +106,39 @@ class BoundValue:
         self.typing = typing
 
 
+class Mentions:
+    """Every mention of a name in a module, or in a function with the functions defined in it,
+    but the one that defines it (a binding again counts), with the call it is the callee of (or
+    None), by name: from mypy's own list of the expressions (``mypy_internals.subexpressions``).
+    Which node a name refers to is read when asked (``NameExpr.node``)."""
+
+    def __init__(self, code: MypyFile | FuncDef) -> None:
+        expressions = mypy_internals.subexpressions(code)
+        if expressions is None:
+            body = code.defs if isinstance(code, MypyFile) else code.body.body
+            expressions = [node for node in nodes.walk(body) if isinstance(node, Expression)]
+        # exact types: mypy's compiled classes have no subclasses here, and the test is the
+        # cost of this loop over every expression read
+        callees = {id(e.callee): e for e in expressions if type(e) is CallExpr and type(e.callee) is NameExpr}
+        self.by_name: dict[str, list[tuple[NameExpr, CallExpr | None]]] = {}
+        for expression in expressions:
+            if type(expression) is NameExpr and not expression.is_new_def:
+                self.by_name.setdefault(expression.name, []).append((expression, callees.get(id(expression))))
+
+    def calls(self, name: str, node: object) -> list[CallExpr]:
+        """The calls of ``name`` where it refers to ``node``."""
+        return [call for use, call in self.by_name.get(name, []) if call is not None and use.node is node]
+
+    def escapes(self, name: str, node: object) -> bool:
+        """Whether ``name``, referring to ``node``, is used other than called, or bound again
+        (which binding a call sees is then not known)."""
+        return any(call is None and use.node is node for use, call in self.by_name.get(name, []))
+
+
 class Bindings:
     """Every binding of the variables of one module, and every store into their items and into
     the attributes of ``self``; and every mention of a name, for where a function is called
-    (``calls``) and whether it is used otherwise (``escapes``): each read from the module's
+    (``Mentions.calls``) and whether it is used otherwise (``Mentions.escapes``): each read from the module's
     tree once, where first asked (most modules ask neither). Which node a name refers to is
     read when asked (``NameExpr.node``), so a tree that mypy analyses again in place (the
     daemon) answers as it is now."""
@@ -124,7 +153,7 @@ class Bindings:
         self.assignments: dict[str, int] = {}
         """How many ``name = ...`` (and unpackings) bind each name, anywhere in the module."""
         self.bindings_read = False
-        self.mentions: dict[str, list[tuple[NameExpr, CallExpr | None]]] | None = None
+        self.mentions: Mentions | None = None
 
     def read_bindings(self) -> None:
         if not self.bindings_read:
@@ -136,31 +165,10 @@ class Bindings:
         self.read_bindings()
         return self.assignments.get(name, 0) == 1
 
-    def calls(self, name: str, node: object) -> list[CallExpr]:
-        """The calls of ``name`` where it refers to ``node``."""
-        return [call for use, call in self.name_mentions().get(name, []) if call is not None and use.node is node]
-
-    def escapes(self, name: str, node: object) -> bool:
-        """Whether ``name``, referring to ``node``, is used other than called, or bound again
-        (which binding a call sees is then not known)."""
-        return any(call is None and use.node is node for use, call in self.name_mentions().get(name, []))
-
-    def name_mentions(self) -> dict[str, list[tuple[NameExpr, CallExpr | None]]]:
-        """Every mention of a name but the one that defines it (a binding again counts), with
-        the call it is the callee of (or None), by name: from mypy's own list of a tree's
-        expressions (``mypy_internals.subexpressions``)."""
+    def mentions_read(self) -> Mentions:
+        """The module's mentions of names, read where first asked."""
         if self.mentions is None:
-            self.mentions = {}
-            expressions = mypy_internals.subexpressions(self.tree)
-            if expressions is None:
-                expressions = [node for node in nodes.walk(self.tree.defs) if isinstance(node, Expression)]
-            # exact types: mypy's compiled classes have no subclasses here, and the test is the
-            # cost of this loop over every expression of the module
-            callees = {id(e.callee): e for e in expressions if type(e) is CallExpr and type(e.callee) is NameExpr}
-            mentions = self.mentions
-            for expression in expressions:
-                if type(expression) is NameExpr and not expression.is_new_def:
-                    mentions.setdefault(expression.name, []).append((expression, callees.get(id(expression))))
+            self.mentions = Mentions(self.tree)
         return self.mentions
 
     # Questions
