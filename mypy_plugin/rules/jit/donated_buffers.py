@@ -49,12 +49,13 @@ from mypy.nodes import (
     TupleExpr,
     UnaryExpr,
     Var,
+    WithStmt,
 )
 from mypy.plugin import CheckerPluginInterface, MethodContext
 from mypy.types import Type
 
 from mypy_plugin.analyses import bindings, later_reads, sites
-from mypy_plugin.lib import arguments, errorcodes, fullnames, reporting, statements, types
+from mypy_plugin.lib import arguments, checked_module, errorcodes, fullnames, reporting, statements, types
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.rules.jit import jitted
 from mypy_plugin.rules.jit.donation import METADATA
@@ -79,6 +80,8 @@ def on_call(ctx: MethodContext) -> Type:
     call = ctx.context
     if kept is None or not kept.deleted or not isinstance(call, CallExpr) or not bindings.holds(ctx.api, call.callee):
         return ctx.default_return_type  # another binding of the callee's name (one that donates nothing) may reach the call
+    if under_a_default_device(ctx.api, call):
+        return ctx.default_return_type
     # the function as the call names it ("train_step"), else as it was defined
     function = call.callee.name if isinstance(call.callee, NameExpr) else (kept.signature.name or "the function").partition(" of ")[0]
     given = arguments.against(ctx, kept.signature)
@@ -99,6 +102,16 @@ def on_call(ctx: MethodContext) -> Type:
             if read is not None:
                 report_read(ctx.api, read, arg.name, function, call)
     return ctx.default_return_type
+
+
+def under_a_default_device(api: CheckerPluginInterface, call: CallExpr) -> bool:
+    """Whether ``call`` runs inside ``with jax.default_device(...)``: where that device is not
+    the one the argument lives on (an accelerator's array, the CPU named), JAX donates a copy
+    and the argument keeps its buffer (measured on a TPU), and which machine runs it is not known."""
+    return any(
+        isinstance(statement, WithStmt) and any(fullnames.called(item) == fullnames.DEFAULT_DEVICE for item in statement.expr)
+        for statement in checked_module.enclosing_statements(api, call)
+    )
 
 
 def read_after(api: CheckerPluginInterface, call: CallExpr, name: str, pytree: bool = False) -> NameExpr | None:
