@@ -64,6 +64,9 @@ class Rule:
     or_subclass: bool = False
     """JAX raises a subclass of ``exception`` whose name changed between releases
     (``XlaRuntimeError``, then ``JaxRuntimeError``)."""
+    or_instead: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    """Another exception JAX raises from that line, with what it says, where which one depends on
+    what ran before (an operation compiled for a live array, read on a donated one: ``ValueError``)."""
     raises_at: re.Pattern[str] | None = None
     """Where the report's message says JAX raises (``group(1)``, a line of ``main``), where that
     is another line than the report's: the runtime test checks the traceback ends there."""
@@ -194,9 +197,10 @@ RULES = (
         ),
         Rule(
             "jax-donated-buffer",
-            re.compile(r"^main:(\d+): error: .* is read after .* JAX raises RuntimeError  \[jax-donated-buffer\]$"),
+            re.compile(r"^main:(\d+): error: .* is read after .* JAX raises RuntimeError or ValueError  \[jax-donated-buffer\]$"),
             "RuntimeError",
             re.compile(r"Array has been deleted"),
+            or_instead=(("ValueError", re.compile(r"[Bb]uffer has been deleted or donated")),),
         ),
         Rule(
             "jax-donated-buffer",

@@ -92,11 +92,14 @@ def test_runtime_agrees_with_the_type_check(case: Case, tmp_path: Path) -> None:
         return
     assert error is not None, f"expected {expected} at run time, but the snippet ran"
     subclasses = bool(case.misuses) and case.misuses[0][1].or_subclass
-    assert expected in ([kind.__name__ for kind in type(error).__mro__] if subclasses else [type(error).__name__]), repr(error)
+    instead = dict(case.misuses[0][1].or_instead) if case.misuses else {}
+    raised = [kind.__name__ for kind in type(error).__mro__] if subclasses else [type(error).__name__]
+    assert expected in raised or type(error).__name__ in instead, repr(error)
     main = tmp_path / "main.py"
     if case.misuses:
         [(line, reported)] = case.misuses
-        assert reported.message is not None and reported.message.search(str(error)), repr(error)
+        message = instead.get(type(error).__name__, reported.message)
+        assert message is not None and message.search(str(error)), repr(error)
         if reported.on_the_traceback:
             assert line in lines_on_the_traceback(error, main), "the reported line calls what raises"
         elif reported.raised_by_a_call:

@@ -62,7 +62,9 @@ from mypy_plugin.rules.jit.donation import METADATA
 
 CODE: Final = errorcodes.DONATED_BUFFER
 
-READ_AFTER_DONATION: Final = '"{name}" is read after "{function}" took its buffer at line {line} (donated); JAX raises RuntimeError'
+READ_AFTER_DONATION: Final = (
+    '"{name}" is read after "{function}" took its buffer at line {line} (donated); JAX raises RuntimeError or ValueError'
+)
 USE_THE_RESULT: Final = (
     'Use what "{function}" returns, which holds that buffer: rebind the name to it (the JAX way: "{name} = {function}(...)"), or '
     'keep "{name}" by not donating it'
