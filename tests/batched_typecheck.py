@@ -3,11 +3,15 @@
 pytest-mypy-plugins checks each case with a mypy run of its own, and each run loads JAX's
 modules from the cache: with some 350 cases that is most of the suite's time, in every cell of
 the JAX x mypy matrix too. Here the cases that bring nothing but ``main`` (no other files, no
-environment variables, the cache on) are grouped by their mypy configuration. The first case of
-a group to run writes every case of the group that this session runs as a module of its own
-(``batched_case_<n>.py``) into one folder and runs mypy once over them, through
-pytest-mypy-plugins' own executor, options and configuration file. Each case then matches its
-own lines, named back to ``main``, with pytest-mypy-plugins' own matcher.
+environment variables, the cache on) are grouped by the part of their mypy configuration that
+holds for a whole run; what mypy also takes per module (``PER_MODULE``: ``check_untyped_defs``,
+``disable_error_code``, ...) becomes the case's own ``[mypy-batched_case_<n>]`` section, as a
+user's configuration sets it for some modules, so that a new value of it costs no run of its own
+(each run loads JAX's modules again). The first case of a group to run writes every case of the
+group that this session runs as a module of its own (``batched_case_<n>.py``) into one folder
+and runs mypy once over them, through pytest-mypy-plugins' own executor and options, with the
+suite's configuration file and the cases' sections. Each case then matches its own lines, named
+back to ``main``, with pytest-mypy-plugins' own matcher.
 
 Each run also checks a module of misuses that only the plugin reports (``SENTINEL``), under two
 codes, so that a configuration that disables one still shows the other: where the plugin should
@@ -30,7 +34,7 @@ from collections.abc import Hashable
 from pathlib import Path
 
 import pytest
-from pytest_mypy_plugins import utils
+from pytest_mypy_plugins import configs, utils
 from pytest_mypy_plugins.item import MypyExecutor, OutputChecker, ReturnCodes, Runner, YamlTestItem
 from pytest_mypy_plugins.utils import TypecheckAssertionError
 
@@ -49,6 +53,9 @@ x[0] = 1.0
 """
 SENTINEL_CODES = ("[jax-to-device-stream]", "[jax-immutable-array]")
 """What the plugin reports in ``SENTINEL`` (the stubs alone report neither code)."""
+PER_MODULE = frozenset({"check_untyped_defs", "warn_unused_ignores", "disable_error_code", "enable_error_code"})
+"""Options of a case's configuration that mypy takes in a per-module section (its "Per-module
+and global options"), which the batch gives the case's module alone."""
 
 
 class Batch:
@@ -72,7 +79,13 @@ class Batch:
             (self.folder / names[-1]).write_text(item.files[0].content)
         (self.folder / f"{SENTINEL_MODULE}.py").write_text(SENTINEL)
         names.append(f"{SENTINEL_MODULE}.py")
-        config_file = first.prepare_config_file(self.folder)
+        config_file = configs.join_ini_configs(first.base_ini_fpath, run_wide(first.additional_mypy_config), self.folder)
+        if config_file is not None:
+            with open(config_file, "a") as written:
+                for index, item in enumerate(items):
+                    section = per_module(item.additional_mypy_config)
+                    if section:
+                        written.write(f"[mypy-{MODULE.format(index=index)}]\n" + "".join(f"{k} = {v}\n" for k, v in section))
         self.plugin_expected = config_file is not None and "mypy_plugin" in configured_plugins(Path(config_file))
         with utils.cd(self.folder):
             runner = Runner(
@@ -137,11 +150,38 @@ def executor(item: YamlTestItem, folder: Path) -> MypyExecutor:
     )
 
 
-def group_of(item: YamlTestItem) -> Hashable | None:
-    """The batch a case can join, by its configuration; None for a case that runs alone."""
-    if len(item.files) != 1 or item.environment_variables or item.disable_cache:
+def options_of(config: str) -> list[tuple[str, str]] | None:
+    """A case's ``mypy_config`` as its options, in order; None where it is more than options of
+    ``[mypy]`` (a section of its own)."""
+    parser = configparser.ConfigParser()
+    try:
+        parser.read_string(config if "[mypy]" in config else f"[mypy]\n{config}")
+    except configparser.Error:
         return None
-    return item.additional_mypy_config
+    if parser.sections() != ["mypy"]:
+        return None
+    return list(parser.items("mypy"))
+
+
+def per_module(config: str) -> list[tuple[str, str]]:
+    """The options of ``config`` that go into the case's own section."""
+    options = options_of(config)
+    return [] if options is None else [(key, value) for key, value in options if key in PER_MODULE]
+
+
+def run_wide(config: str) -> str:
+    """``config`` without what goes into the case's own section: what holds for the whole run."""
+    options = options_of(config)
+    return config if options is None else "".join(f"{key} = {value}\n" for key, value in options if key not in PER_MODULE)
+
+
+def group_of(item: YamlTestItem) -> Hashable | None:
+    """The batch a case can join, by what of its configuration holds for the whole run (the
+    suite's ``mypy.ini`` and the case's options that are not ``PER_MODULE``); None for a case
+    that runs alone."""
+    if len(item.files) != 1 or item.environment_variables or item.disable_cache or item.base_pyproject_toml_fpath:
+        return None
+    return run_wide(item.additional_mypy_config)
 
 
 class Batches:
