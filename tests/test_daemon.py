@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -172,6 +173,20 @@ def test_config_data_names_the_versions() -> None:
     json.dumps(data[0])
 
 
+def test_config_data_names_the_build_of_the_installed_plugin() -> None:
+    """Another build of one version (a checkout installed again after an edit) is another plugin
+    to mypy's cache: the digest of the plugin's lines of ``RECORD`` follows their hashes."""
+    from mypy_plugin.install import installed
+
+    record = installed.dist_infos([installed.DIST_INFO_NAME], sys.path)[installed.DIST_INFO_NAME]
+    lines = installed.record_lines(record)
+    build = installed.plugin_build(lines)
+    assert build is not None and build == installed.read(sys.path).build
+    edited = [line.replace("sha256=", "sha256=0", 1) if line.startswith("mypy_plugin/main.py,") else line for line in lines]
+    assert installed.plugin_build(edited) not in (None, build)
+    assert installed.plugin_build([line for line in lines if not line.startswith("mypy_plugin/")]) is None
+
+
 LAYER = "import dataclasses\nimport jax\n\n@dataclasses.dataclass(frozen=True)\nclass Layer:\n    w: jax.Array\n"
 UPDATE = "import dataclasses\nfrom PKG.layers import Layer\n\ndef update(layer: Layer) -> None:\n    layer.w[0] = 1.0\n"
 REPLACED = '"layer = dataclasses.replace(layer, w=layer.w.at[0].set(1.0))"'
@@ -276,6 +291,46 @@ def test_incremental_run_follows_the_static_parameters_of_a_jitted_function(tmp_
     assert "main.py" + A_STR in runs[1].stdout
     (tmp_path / "steps.py").write_text(STEP)
     assert run_mypy(tmp_path, "main.py", "steps.py").returncode == 0
+
+
+DEFINITIONS = """\
+import jax
+import jax.numpy as jnp
+
+
+def scaled(x, factor):
+    return x * factor
+
+
+def stepped(x, n):
+    return jnp.zeros(n) + x
+"""
+USES = """\
+import jax
+import jax.numpy as jnp
+
+from definitions import scaled, stepped
+
+mapped = jax.vmap(scaled, in_axes=(0, None, 0))
+totals = jax.jit(jax.ops.segment_sum)(jnp.ones(3), jnp.array([0, 1, 1]), 2)
+moved = jax.jit(stepped)(jnp.ones(3), 3)
+"""
+
+
+def test_incremental_run_reports_on_functions_read_from_the_cache(tmp_path: Path) -> None:
+    """After an edit of the caller alone, the functions it transforms (another module's, JAX's)
+    come from mypy's cache without their parameters' nodes: the caller's reports are the same
+    as in the first run, and nothing crashes."""
+    (tmp_path / "definitions.py").write_text(DEFINITIONS)
+    (tmp_path / "main.py").write_text(USES)
+    cache = tmp_path / ".mypy_cache"
+    first = run_mypy(tmp_path, "main.py", "definitions.py", cache=cache)
+    assert_no_crash(first)
+    assert "main.py:7: error:" in first.stdout and "[jax-jit-call]" in first.stdout, first.stdout
+    (tmp_path / "main.py").write_text(USES + "# edited\n")
+    second = run_mypy(tmp_path, "main.py", "definitions.py", cache=cache)
+    assert_no_crash(second)
+    assert second.stdout == first.stdout
 
 
 DISCARDS = "import jax.numpy as jnp\n\nx = jnp.arange(3.0)\nx.at[0].set(1.0)\n"

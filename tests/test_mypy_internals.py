@@ -304,6 +304,25 @@ def test_readonly_keys() -> None:
     assert mypy_internals.readonly_keys(point) == frozenset({"fixed"})
 
 
+@reads("FuncItem.arguments")
+def test_parameters_of_a_function_from_the_cache() -> None:
+    """A function mypy read from its cache has no ``arguments`` (reading it raises); its names
+    and kinds stay, a positional-only one's nameless, as in the function checked afresh."""
+    from mypy.nodes import ARG_OPT, ARG_POS, Argument, Block, FuncDef, Var
+    from mypy.types import AnyType, TypeOfAny
+
+    def parameter(name: str, kind: Any, pos_only: bool = False) -> Argument:
+        return Argument(Var(name), AnyType(TypeOfAny.unannotated), None, kind, pos_only=pos_only)
+
+    fresh = FuncDef("f", [parameter("a", ARG_POS, pos_only=True), parameter("b", ARG_OPT)], Block([]))
+    fresh._fullname = "probe.f"
+    cached = FuncDef.deserialize(fresh.serialize())
+    assert [arg.variable.name for arg in mypy_internals.parameters(fresh) or []] == ["a", "b"]
+    assert mypy_internals.parameters(cached) is None
+    assert mypy_internals.named_parameters(fresh) == [("a", ARG_POS), ("b", ARG_OPT)]
+    assert mypy_internals.named_parameters(cached) == [("", ARG_POS), ("b", ARG_OPT)]
+
+
 def test_every_read_is_tested() -> None:
     """Each read ``READS`` names has a test here that says it tests it (``reads``), and no test
     claims a read that is not named."""
@@ -331,6 +350,7 @@ OWN_NAMES = {"self", "cls", "os", "sys", "mypy_internals"}
 INTERNAL_ATTRIBUTES = {
     "get_watchers", "prefer_simple_messages", "disabled_error_codes", "disable_error_code", "lookup_type_or_none",
     "rechecked_modules", "extra_attrs", "copy_with_extra_attr", "readonly_keys", "get_search_dirs", "process_options",
+    "arguments",
 }  # fmt: skip
 """The reads ``READS`` names, by the attribute a module would use for them (those not also a
 name of the plugin interface, such as ``note``)."""

@@ -114,9 +114,8 @@ def given_states(transformed: TransformedFunction, applied: Applied) -> Env:
         return {}
     if any(kind in (ARG_STAR, ARG_STAR2) for call in applied.calls for kind in call.arg_kinds):
         return {}
-    function = transformed.function
-    parameters = function.arguments[1:] if transformed.bound else function.arguments
-    positional = [arg.variable.name for arg in parameters if arg.kind in (ARG_POS, ARG_OPT)]
+    named = mypy_internals.named_parameters(transformed.function)
+    positional = [name for name, kind in (named[1:] if transformed.bound else named) if kind in (ARG_POS, ARG_OPT)]
     found: dict[str, list[State]] = {name: [] for name in transformed.leaf_parameters}
     for call in applied.calls:
         written = dict(zip(arguments.parameters_written(call, positional), call.args))

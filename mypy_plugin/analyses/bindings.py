@@ -255,7 +255,7 @@ class Bindings:
                 self.statement(statement, receiver, info)
 
     def parameters(self, function: FuncDef) -> None:
-        for argument in function.arguments:
+        for argument in mypy_internals.parameters(function) or []:
             self.bind(argument.variable, BoundValue(None, None, typing=True))
 
     def statement(self, node: Statement, receiver: str | None, info: TypeInfo | None) -> None:
@@ -450,7 +450,8 @@ def defined_functions(statement: Statement) -> list[FuncDef]:
 
 
 def first_parameter(function: FuncDef) -> str | None:
-    return function.arguments[0].variable.name if function.arguments and not function.is_static else None
+    parameters = mypy_internals.parameters(function)
+    return parameters[0].variable.name if parameters and not function.is_static else None
 
 
 def holds(api: CheckerPluginInterface, node: Expression) -> bool:

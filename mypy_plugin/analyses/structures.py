@@ -51,7 +51,7 @@ from mypy.types import NoneType, TupleType, Type, get_proper_type
 
 from mypy_plugin.analyses import sites, values
 from mypy_plugin.analyses.transforms import traceable
-from mypy_plugin.lib import flow, fullnames, statements, types
+from mypy_plugin.lib import flow, fullnames, mypy_internals, statements, types
 from mypy_plugin.lib.source import int_literal
 
 LEAF: Final = "leaf"
@@ -342,4 +342,4 @@ def assignments(block: Block) -> dict[str, list[Binding | None]]:
 
 
 def positional_parameters(function: FuncItem) -> list[str]:
-    return [arg.variable.name for arg in function.arguments if arg.kind == ARG_POS]
+    return [name for name, kind in mypy_internals.named_parameters(function) if kind == ARG_POS]

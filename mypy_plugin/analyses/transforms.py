@@ -42,7 +42,7 @@ from mypy.nodes import (
 from mypy.types import AnyType, CallableType, Instance, TupleType, Type, get_proper_type
 
 from mypy_plugin.analyses.values import Env
-from mypy_plugin.lib import arguments, fixes, fullnames, release, types
+from mypy_plugin.lib import arguments, fixes, fullnames, mypy_internals, release, types
 from mypy_plugin.lib.checked_module import Spelling
 from mypy_plugin.lib.fixes import Fix
 from mypy_plugin.lib.source import int_literal, source
@@ -201,7 +201,8 @@ def receiver_of(function: FuncItem) -> str | None:
     """The name of ``self`` in a method (None for a function, a static or class method)."""
     if not isinstance(function, FuncDef) or function.info is FUNC_NO_INFO or function.is_static or function.is_class:
         return None
-    return function.arguments[0].variable.name if function.arguments else None
+    parameters = mypy_internals.parameters(function)
+    return parameters[0].variable.name if parameters else None
 
 
 def taken_by_the_walk(kind: str) -> bool:
@@ -321,18 +322,19 @@ def traced_function(
     ``jax.vmap``, the batched ones; under ``jax.shard_map`` or equinox's transforms, every one
     that holds arrays; under ``jax.grad`` and its kin alone, the differentiated ones. A
     ``bound`` method's first parameter is its instance, not an argument."""
-    parameters = function.arguments[1:] if bound else function.arguments
-    positional = [arg.variable.name for arg in parameters if arg.kind in (ARG_POS, ARG_OPT)]
-    keyword_only = [arg.variable.name for arg in parameters if arg.kind in (ARG_NAMED, ARG_NAMED_OPT)]
+    own = mypy_internals.named_parameters(function)
+    named = own[1:] if bound else own
+    positional = [name for name, kind in named if kind in (ARG_POS, ARG_OPT)]
+    keyword_only = [name for name, kind in named if kind in (ARG_NAMED, ARG_NAMED_OPT)]
     kinds = {kind for kind, _ in stack}
-    star_args = any(arg.kind == ARG_STAR for arg in parameters)
+    star_args = any(kind == ARG_STAR for _, kind in named)
     if kinds & TRACING_EVERY_ARGUMENT:
         # jax.checkpoint and jax.pmap count a negative number from each call's arguments, as
         # jax.jit does for a function with *args: such a number leaves every parameter undecided
         statics = union_of(
             static_names(options, positional, kind != JIT_KIND or star_args) for kind, options in stack if kind in TRACING_EVERY_ARGUMENT
         )
-        if statics and not any(arg.kind == ARG_STAR2 for arg in parameters) and statics - {*positional, *keyword_only}:
+        if statics and ARG_STAR2 not in (kind for _, kind in named) and statics - {*positional, *keyword_only}:
             statics = None  # a name that is not a parameter: jax.jit raises ValueError there, and traces nothing
         candidates = None if statics is None else {name for name in positional + keyword_only if name not in statics}
         kind = next(kind for kind in (JIT_KIND, PMAP_KIND, NNX_JIT_KIND, *CHECKPOINT_KINDS) if kind in kinds)
@@ -348,7 +350,7 @@ def traced_function(
         kind = stack[0][0]
     # A default the caller leaves out is not traced (JAX traces what is passed): a parameter with
     # one holds a tracer only at the calls that pass it, so none is decided.
-    required = {arg.variable.name for arg in parameters if arg.kind in (ARG_POS, ARG_NAMED)}
+    required = {name for name, kind in named if kind in (ARG_POS, ARG_NAMED)}
     holds_tracers = types.is_array if kind in ARRAYS_ONLY_KINDS else traceable
     traced = frozenset(name for name in candidates or () if name in required and holds_tracers(declared_type(function, name)))
     receiver = receiver_of(function)
@@ -396,7 +398,7 @@ def lax_bodies(call: CallExpr, module: str) -> list[TransformedFunction]:
 def lax_body(function: FuncItem, printed: str) -> TransformedFunction:
     """A function a ``jax.lax`` control-flow call (or ``jax.eval_shape``) traces: each required
     parameter holds tracers."""
-    required = [arg.variable.name for arg in function.arguments if arg.kind == ARG_POS]
+    required = [name for name, kind in mypy_internals.named_parameters(function) if kind == ARG_POS]
     traced = frozenset(name for name in required if traceable(declared_type(function, name)))
     leaves = frozenset(name for name in required if held_as_leaves(function, name))
     return TransformedFunction(function, LAX_KIND, traced, None, leaves, printed)
@@ -497,8 +499,8 @@ def declared_type(function: FuncItem, name: str) -> Type | None:
     signature = function.type
     if not isinstance(signature, CallableType) or function.is_dynamic():
         return None
-    for arg, typ in zip(function.arguments, signature.arg_types):
-        if arg.variable.name == name:
+    for (parameter, _), typ in zip(mypy_internals.named_parameters(function), signature.arg_types):
+        if parameter == name:
             return None if isinstance(get_proper_type(typ), AnyType) else typ
     return None
 
@@ -536,7 +538,12 @@ def traceable(typ: Type | None) -> bool:
 def positional_only(function: object, name: str) -> bool:
     """Whether ``name`` is a positional-only parameter of ``function``, which ``static_argnames``
     cannot name (``jax.jit`` raises ValueError)."""
-    return isinstance(function, FuncItem) and any(arg.pos_only for arg in function.arguments if arg.variable.name == name)
+    if not isinstance(function, FuncItem):
+        return False
+    parameters = mypy_internals.parameters(function)
+    if parameters is None:  # read from mypy's cache, where a positional-only parameter has no name
+        return name not in function.arg_names
+    return any(arg.pos_only for arg in parameters if arg.variable.name == name)
 
 
 def made_static(functools: Spelling, decorator: Expression, name: str) -> tuple[str, Fix | None]:

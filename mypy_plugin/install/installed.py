@@ -28,6 +28,8 @@ FLAX_DISTRIBUTION: Final = "flax"
 """A library whose release decides where a rule reports (``jax-nnx-trace-level``)."""
 PIP: Final = "pip"
 STUB_FOLDER: Final = "jax-stubs"
+PLUGIN_FOLDER: Final = "mypy_plugin/"
+"""The plugin's files, as ``RECORD`` names them."""
 TARGET_FILE: Final = "JAX_VERSION"
 """A file in the stub folder that names the JAX release the stubs were generated from."""
 
@@ -39,7 +41,7 @@ _SEARCH_DIRS = "import site, sys; print(repr((sys.path[1:], site.getsitepackages
 class Installed:
     """What is installed in one environment: the versions, and the state of the stub folder."""
 
-    __slots__ = ("jax", "stubs", "distribution", "folder", "missing", "changed", "foreign", "has_pip", "flax")
+    __slots__ = ("jax", "stubs", "distribution", "folder", "missing", "changed", "foreign", "has_pip", "flax", "build")
 
     def __init__(
         self,
@@ -52,6 +54,7 @@ class Installed:
         changed: tuple[str, ...] = (),
         foreign: tuple[str, ...] = (),
         flax: str | None = None,
+        build: str | None = None,
     ) -> None:
         self.jax = jax
         self.stubs = stubs
@@ -69,6 +72,9 @@ class Installed:
         self.has_pip = has_pip
         self.flax = flax
         """The installed Flax's version; None where Flax is not installed."""
+        self.build = build
+        """A digest of the hashes ``RECORD`` gives the plugin's own files: another build of one
+        version (a checkout installed again after an edit) is another plugin to mypy's cache."""
 
     @property
     def mismatched(self) -> bool:
@@ -81,14 +87,15 @@ class Installed:
         return self.folder is None or bool(self.missing or self.changed or self.foreign) or self.jax is None or self.mismatched
 
     def config_data(self) -> dict[str, str | None]:
-        return {"jax": self.jax, "stubs": self.stubs, "flax": self.flax}
+        return {"jax": self.jax, "stubs": self.stubs, "flax": self.flax, "build": self.build}
 
 
 def read(search_path: Sequence[str]) -> Installed:
     """What is installed where ``search_path`` (mypy's order) finds packages."""
     infos = dist_infos((JAX_DISTRIBUTION, DIST_INFO_NAME, PIP, FLAX_DISTRIBUTION), search_path)
     record = infos.get(DIST_INFO_NAME)
-    recorded = stub_files(record) if record is not None else {}
+    lines = record_lines(record) if record is not None else []
+    recorded = stub_files(record, lines) if record is not None else {}
     target = next((f for f in recorded if os.path.basename(f) == TARGET_FILE and os.path.basename(os.path.dirname(f)) == STUB_FOLDER), None)
     stubs = read_target(target) if target is not None else None
     missing, changed = [], []
@@ -110,7 +117,26 @@ def read(search_path: Sequence[str]) -> Installed:
         changed=tuple(changed),
         foreign=foreign_files(recorded),
         flax=version_of(infos.get(FLAX_DISTRIBUTION)),
+        build=plugin_build(lines),
     )
+
+
+def record_lines(info: str) -> list[str]:
+    """The lines of the ``RECORD`` in ``info``; none where it cannot be read (as if not installed)."""
+    try:
+        with open(os.path.join(info, "RECORD"), encoding="utf-8") as record:
+            return record.read().splitlines()
+    except (OSError, ValueError):
+        return []
+
+
+def plugin_build(lines: list[str]) -> str | None:
+    """A digest of the ``RECORD`` lines of the plugin's own files (each holds the file's hash);
+    None where there are none (not installed from a wheel)."""
+    import zlib
+
+    own = [line for line in lines if line.startswith(PLUGIN_FOLDER)]
+    return format(zlib.crc32("\n".join(own).encode()), "08x") if own else None
 
 
 def foreign_files(recorded: dict[str, int | None]) -> tuple[str, ...]:
@@ -159,20 +185,15 @@ def version_of(info: str | None) -> str | None:
     return name[name.index("-") + 1 : -len(".dist-info")]
 
 
-def stub_files(info: str) -> dict[str, int | None]:
-    """Every file of the stub folder that the stubs' ``RECORD`` (in ``info``) lists, with the
-    size it records (None where it records none); none when it cannot be read (as if not
-    installed).
+def stub_files(info: str, lines: list[str]) -> dict[str, int | None]:
+    """Every file of the stub folder that the stubs' ``RECORD`` (in ``info``, its ``lines``)
+    lists, with the size it records (None where it records none); none when it cannot be read
+    (as if not installed).
 
     ``RECORD`` is CSV: ``path,hash,size``, a path quoted only if it holds a comma or a quote.
     The stub folder's own paths hold neither, so a line that starts with the folder's name is
     split at its commas; a quoted line is read by the ``csv`` module."""
     prefix = STUB_FOLDER + "/"
-    try:
-        with open(os.path.join(info, "RECORD"), encoding="utf-8") as record:
-            lines = record.read().splitlines()
-    except (OSError, ValueError):  # unreadable: as if not installed
-        return {}
     rows = [line.split(",") for line in lines if line.startswith(prefix)]
     quoted = [line for line in lines if line.startswith('"')]
     if quoted:

@@ -18,7 +18,7 @@ from typing import Final
 
 from mypy.errorcodes import ErrorCode
 from mypy.errors import ErrorInfo
-from mypy.nodes import Context, Expression, FuncDef, FuncItem, MypyFile, TypeInfo
+from mypy.nodes import ArgKind, Argument, Context, Expression, FuncDef, FuncItem, MypyFile, TypeInfo
 from mypy.options import Options
 from mypy.plugin import CheckerPluginInterface, Plugin
 from mypy.types import Instance, Type, TypedDictType, get_proper_type
@@ -42,6 +42,7 @@ READS: Final = (
     "server.subexpr.get_subexpressions",
     "Instance.extra_attrs",
     "TypedDictType.readonly_keys",
+    "FuncItem.arguments",
 )
 """What this module reads of mypy beyond the plugin interface, one name per function below."""
 
@@ -303,3 +304,20 @@ def readonly_keys(typed_dict: TypedDictType) -> frozenset[str]:
     """``TypedDictType.readonly_keys``: the keys declared ``ReadOnly``. Fallback: none."""
     keys = getattr(typed_dict, "readonly_keys", ())
     return frozenset(keys) if isinstance(keys, (set, frozenset)) else frozenset()
+
+
+def parameters(function: FuncItem) -> list[Argument] | None:
+    """``function``'s parameters; None where mypy read the function from its cache (a module a
+    warm run does not check again), which keeps only their names and kinds (``arg_names``, with
+    None for a positional-only one, and ``arg_kinds``) and leaves ``arguments`` unset, so that
+    reading it raises."""
+    return getattr(function, "arguments", None)
+
+
+def named_parameters(function: FuncItem) -> list[tuple[str, ArgKind]]:
+    """Each parameter's name and kind, as its body reads them; where mypy read the function from
+    its cache, the names it keeps there (a positional-only parameter's is "")."""
+    found = parameters(function)
+    if found is None:
+        return [(name or "", kind) for name, kind in zip(function.arg_names, function.arg_kinds)]
+    return [(arg.variable.name, arg.kind) for arg in found]

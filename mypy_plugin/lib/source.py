@@ -39,6 +39,8 @@ from mypy.nodes import (
     UnaryExpr,
 )
 
+from mypy_plugin.lib import mypy_internals
+
 
 def source(node: Expression, *, in_subscript: bool = False) -> str | None:
     """``node`` as source text, or None for a shape not printed here. Operators are wrapped in
@@ -132,7 +134,8 @@ def arguments_source(kinds: Sequence[ArgKind], names: Sequence[str | None], args
 
 def lambda_source(node: LambdaExpr) -> str | None:
     """``lambda a, b: a + b``: positional parameters without defaults, one expression."""
-    if any(kind != ARG_POS or argument.initializer is not None for kind, argument in zip(node.arg_kinds, node.arguments)):
+    parameters = mypy_internals.parameters(node)
+    if parameters is None or any(argument.kind != ARG_POS or argument.initializer is not None for argument in parameters):
         return None
     body = node.body.body
     if len(body) != 1 or not isinstance(body[0], ReturnStmt) or body[0].expr is None:
@@ -140,7 +143,7 @@ def lambda_source(node: LambdaExpr) -> str | None:
     text = source(body[0].expr)
     if text is None:
         return None
-    names = ", ".join(argument.variable.name for argument in node.arguments)
+    names = ", ".join(argument.variable.name for argument in parameters)
     return f"lambda {names}: {text}" if names else f"lambda: {text}"
 
 

@@ -31,6 +31,8 @@ from mypy.nodes import (
 )
 from mypy.patterns import AsPattern, ClassPattern, MappingPattern, OrPattern, Pattern, SequencePattern, StarredPattern
 
+from mypy_plugin.lib import mypy_internals
+
 
 def compound_blocks(statement: Statement) -> list[Block]:
     """The blocks of a compound statement (``if``, loops, ``with``, ``try``, ``match``; a bare
@@ -79,9 +81,10 @@ def straight_path(block: Block) -> list[Statement]:
 def set_on_receiver(method: FuncItem) -> list[tuple[str, Expression]]:
     """``self.<name> = <value>`` (one target) on the straight path of a method's body, each as
     the name and the value: what every call of the method sets on its instance."""
-    if not method.arguments:
+    parameters = mypy_internals.parameters(method)
+    if not parameters:
         return []
-    receiver = method.arguments[0].variable.name
+    receiver = parameters[0].variable.name
     found = []
     for statement in straight_path(method.body):
         if isinstance(statement, AssignmentStmt) and len(statement.lvalues) == 1:

@@ -336,13 +336,10 @@ def namedtuple_fields(info: TypeInfo) -> list[str]:
 
 def is_self_of(function: FuncItem, var: Var) -> bool:
     """Whether ``var`` is the first parameter of a method (``self``, ``cls``)."""
-    return (
-        isinstance(function, FuncDef)
-        and function.info is not FUNC_NO_INFO
-        and not function.is_static
-        and bool(function.arguments)
-        and function.arguments[0].variable is var
-    )
+    if not isinstance(function, FuncDef) or function.info is FUNC_NO_INFO or function.is_static:
+        return False
+    parameters = mypy_internals.parameters(function)
+    return bool(parameters) and parameters is not None and parameters[0].variable is var
 
 
 def loop_variable(api: CheckerPluginInterface, place: NameExpr, var: Var) -> bool:

@@ -139,8 +139,10 @@ def tracing(use: CallExpr, arg: Expression, module: str) -> TransformedFunction 
     traced = transformed_callee(use, module)
     if traced is None or not (traced.kind in transforms.TRACING_EVERY_ARGUMENT or traced.differentiated):
         return None
-    function = traced.function
-    parameters = function.arguments[1:] if traced.bound else function.arguments
+    every = mypy_internals.parameters(traced.function)
+    if every is None:
+        return None  # read from mypy's cache: not decided
+    parameters = every[1:] if traced.bound else every
     positional = [a.variable.name for a in parameters if a.kind in (ARG_POS, ARG_OPT)]
     written = dict(zip(map(id, use.args), arguments.parameters_written(use, positional)))
     return traced if written.get(id(arg)) in traced.flattened else None
@@ -193,7 +195,7 @@ def set_fields(cls: TypeInfo) -> list[tuple[str, Expression, bool]]:
     ``self.<field> = ...`` on the straight path of its ``__init__``."""
     symbol = cls.names.get("__init__")
     init = symbol.node if symbol is not None else None
-    own_init = isinstance(init, FuncDef) and bool(init.arguments) and symbol is not None and not symbol.plugin_generated
+    own_init = isinstance(init, FuncDef) and bool(init.arg_kinds) and symbol is not None and not symbol.plugin_generated
     found = [(name, value, not own_init) for name, value in class_assignments(cls)]
     if isinstance(init, FuncDef) and own_init:
         found.extend((name, value, False) for name, value in statements.set_on_receiver(init))

@@ -129,7 +129,8 @@ def on_setup(ctx: MethodContext) -> Type:
 def check_frozen(api: CheckerPluginInterface, decorator: Decorator) -> None:
     """Each ``self.x = ...`` in the compact method's own body (not in a function defined there)."""
     method = decorator.func
-    receiver = method.arguments[0].variable.name if method.arguments else None
+    parameters = mypy_internals.parameters(method)
+    receiver = parameters[0].variable.name if parameters else None
     if receiver is None or method.is_static or method.is_class:
         return
     shown = not method.is_dynamic() or api.options.check_untyped_defs

@@ -122,11 +122,12 @@ def parameters_given(method: FuncDef, call: CallExpr, *, skip: int) -> Truths | 
     """The truth of each parameter of ``method`` (after ``self``) as ``call`` passes it (its
     first ``skip`` positional arguments are not the method's: ``apply``'s variables), else as
     its default says; None where ``*args`` leaves the mapping undecided."""
-    if any(kind == ARG_STAR for kind in call.arg_kinds):
+    every = mypy_internals.parameters(method)
+    if any(kind == ARG_STAR for kind in call.arg_kinds) or every is None:
         return None
-    names = [argument.variable.name for argument in method.arguments[1:]]
+    names = [argument.variable.name for argument in every[1:]]
     env: Truths = {}
-    for argument in method.arguments[1:]:
+    for argument in every[1:]:
         default = argument.initializer
         env[argument.variable.name] = truth(default, {}) if default is not None else None
     position = 0
@@ -177,7 +178,7 @@ def updating_layer(info: TypeInfo, method: FuncDef, env: Truths, module: str, de
                     if name in inner_env:
                         inner_env[name] = truth(arg, env)
                 positional = [arg for kind, arg in zip(call.arg_kinds, call.args) if kind == ARG_POS]
-                for argument, arg in zip(inner.arguments[2:], positional[1:]):
+                for argument, arg in zip((mypy_internals.parameters(inner) or [])[2:], positional[1:]):
                     inner_env[argument.variable.name] = truth(arg, env)
                 found = updating_layer(target.node, inner, inner_env, module, depth - 1)
                 if found is not None:

@@ -260,10 +260,13 @@ def method_change(cls: TypeInfo, method: str, depth: int, seen: set[str], module
     it, and a report must not depend on which modules a run rechecks), following
     ``self.sub(x)`` into the submodules' classes."""
     found = cls.get_method(method)
-    if cls.module_name != module or depth == 0 or not isinstance(found, FuncDef) or not found.arguments or found.fullname in seen:
+    if cls.module_name != module or depth == 0 or not isinstance(found, FuncDef) or found.fullname in seen:
+        return None
+    parameters = mypy_internals.parameters(found)
+    if not parameters:
         return None
     seen.add(found.fullname)
-    receiver = found.arguments[0].variable.name
+    receiver = parameters[0].variable.name
     for node in nodes.walk(found.body.body):
         for target, member in changed_targets(node):
             if isinstance(target, NameExpr) and target.name == receiver and is_variable(attribute_class(cls, member, module)):
@@ -300,9 +303,12 @@ def attribute_class(cls: TypeInfo, name: str, module: str) -> TypeInfo | None:
             return typ.type
     made: set[TypeInfo | None] = set()
     for method in cls.defn.defs.body if cls.module_name == module else []:
-        if not isinstance(method, FuncDef) or not method.arguments:
+        if not isinstance(method, FuncDef):
             continue
-        receiver = method.arguments[0].variable.name
+        parameters = mypy_internals.parameters(method)
+        if not parameters:
+            continue
+        receiver = parameters[0].variable.name
         for node in nodes.walk(method.body.body):
             if isinstance(node, AssignmentStmt) and any(assigned(target, receiver, name) for target in node.lvalues):
                 callee = node.rvalue.callee if isinstance(node.rvalue, CallExpr) else None

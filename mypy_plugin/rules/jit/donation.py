@@ -40,7 +40,7 @@ from mypy.types import CallableType, Type
 
 from mypy_plugin.analyses import structures
 from mypy_plugin.analyses.structures import UPDATES, Returns
-from mypy_plugin.lib import fullnames, types
+from mypy_plugin.lib import fullnames, mypy_internals, types
 from mypy_plugin.lib.types import members
 
 KEEPING_OPERATORS: Final = frozenset({"+", "-", "*", "/", "//", "%"})
@@ -123,9 +123,12 @@ def keeps_buffer(
         )
     if fullname in fullnames.TREE_MAPS and len(node.args) == 2 and node.arg_kinds == [ARG_POS, ARG_POS]:
         function, tree = node.args
-        if not (isinstance(function, LambdaExpr) and len(function.arguments) == 1 and function.arguments[0].kind == ARG_POS):
+        if not isinstance(function, LambdaExpr):
             return False
-        leaf = function.arguments[0].variable.name
+        parameters = mypy_internals.parameters(function)
+        if parameters is None or len(parameters) != 1 or parameters[0].kind != ARG_POS:
+            return False
+        leaf = parameters[0].variable.name
         returned = function.body.body[-1] if function.body.body else None
         return (
             isinstance(returned, ReturnStmt)

@@ -56,7 +56,7 @@ from mypy_plugin.analyses.values import (
     returned_type,
     staged_by_operation,
 )
-from mypy_plugin.lib import arguments, fullnames
+from mypy_plugin.lib import arguments, fullnames, mypy_internals
 from mypy_plugin.lib.source import source
 from mypy_plugin.rules.traced.expressions import Expressions
 from mypy_plugin.rules.traced.trace import Trace
@@ -332,7 +332,10 @@ def passed_to(function: FuncDef, call: CallExpr, args: list[State], bound: bool 
     """The state of each parameter of ``function`` that ``call`` passes an argument to (after
     ``self`` for a ``bound`` method: a constructor's ``__init__``); None where an argument's
     parameter is unknown (``*args``, ``**kwargs``, a name it does not have)."""
-    parameters = function.arguments[1:] if bound else function.arguments
+    every = mypy_internals.parameters(function)
+    if every is None:
+        return None  # read from mypy's cache, without its parameters
+    parameters = every[1:] if bound else every
     positional = [arg.variable.name for arg in parameters if arg.kind in (ARG_POS, ARG_OPT)]
     named = {arg.variable.name for arg in parameters if arg.kind in (ARG_POS, ARG_OPT, ARG_NAMED, ARG_NAMED_OPT)}
     found: dict[str, State] = {}

@@ -54,7 +54,7 @@ from mypy_plugin.analyses import sites
 from mypy_plugin.analyses.sites import Site
 from mypy_plugin.analyses.transforms import TransformedFunction, receiver_of
 from mypy_plugin.analyses.values import CANDIDATE, ITEM, TRACED, Env, State, is_traced, merge_all, merge_envs
-from mypy_plugin.lib import flow, fullnames, statements
+from mypy_plugin.lib import flow, fullnames, mypy_internals, statements
 from mypy_plugin.rules.traced.calls import Calls
 from mypy_plugin.rules.traced.expressions import Expressions
 from mypy_plugin.rules.traced.trace import Followed, Sites
@@ -89,7 +89,7 @@ class Walk(flow.Flow[Env]):
         """The statements of the transformed function's own body, which run on every call: a
         store there certainly happens (``stored``)."""
         self.local_names = statements.assigned_names(transformed.function.body) | {
-            arg.variable.name for arg in transformed.function.arguments
+            arg.variable.name for arg in mypy_internals.parameters(transformed.function) or []
         }
 
     def run(self) -> list[Site]:

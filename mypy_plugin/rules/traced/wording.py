@@ -113,7 +113,7 @@ class Quoted:
     container it indexes (``TABLE`` of ``TABLE[i]``), the array of ``x.at[mask]``, and the
     arguments of the call it is in (None where the source cannot be printed)."""
 
-    __slots__ = ("value", "container", "at_update", "updated", "arguments")
+    __slots__ = ("value", "container", "at_update", "updated", "argument_texts")
 
     def __init__(self, site: Site) -> None:
         self.value = source(site.value)
@@ -121,7 +121,7 @@ class Quoted:
         self.container = source(base) if base is not None else None
         self.at_update = isinstance(base, MemberExpr) and base.name == "at"
         self.updated = source(base.expr) if isinstance(base, MemberExpr) and self.at_update else None
-        self.arguments = [source(arg) or "x" for arg in site.node.args] if isinstance(site.node, CallExpr) else []
+        self.argument_texts = [source(arg) or "x" for arg in site.node.args] if isinstance(site.node, CallExpr) else []
 
 
 def named(text: str | None, known: str = NAMED_VALUE, unknown: str = UNNAMED_VALUE) -> str:
@@ -187,7 +187,7 @@ def compare_with_jax_numpy(site: Site, quoted: Quoted, numpy: Spelling) -> list[
     array's items are compared, what other shapes raise."""
     assert isinstance(site.node, CallExpr)  # a comparing builtin's call
     one, two = sites.COMPARING_BUILTINS[site.callee]
-    arguments = quoted.arguments
+    arguments = quoted.argument_texts
     reference = numpy.written(two if len(arguments) > 1 else one)
     if len(arguments) > 1:
         return [USE_JAX_NUMPY.format(name=f"{reference}({', '.join(arguments)})")]

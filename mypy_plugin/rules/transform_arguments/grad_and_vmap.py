@@ -157,8 +157,8 @@ def check_vmap(api: CheckerPluginInterface, at: Context, function: FuncItem, opt
     if "axis_size" not in options and axes and all(is_none(axis) for axis in axes):
         reporting.error_with_notes(api, at, VMAP_CODE, NO_AXIS.format(function=structures.named(function)), [MAP_ONE])
         return
-    positional = [arg for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT)]
-    if isinstance(in_axes, (TupleExpr, ListExpr)) and not any(arg.kind == ARG_STAR for arg in function.arguments):
+    positional = [kind for kind in function.arg_kinds if kind in (ARG_POS, ARG_OPT)]  # set where mypy's cache holds it too
+    if isinstance(in_axes, (TupleExpr, ListExpr)) and ARG_STAR not in function.arg_kinds:
         if len(axes) > len(positional):
             parameters = reporting.counted(len(positional), "positional parameter")
             message = TOO_MANY_AXES.format(count=len(axes), parameters=parameters, function=structures.named(function))
@@ -222,7 +222,7 @@ def check_vmap_call(api: CheckerPluginInterface, call: CallExpr, function: FuncI
         axes: list[Expression | None] = [None] * len(positional)  # every argument mapped
     elif isinstance(in_axes, (TupleExpr, ListExpr)):
         axes = list(in_axes.items)
-        parameters = [arg for arg in function.arguments if arg.kind in (ARG_POS, ARG_OPT)] if function is not None else None
+        parameters = [kind for kind in function.arg_kinds if kind in (ARG_POS, ARG_OPT)] if function is not None else None
         if parameters is not None and len(axes) > len(parameters):
             return  # the transform is reported (TOO_MANY_AXES)
         if len(axes) != len(positional):
