@@ -47,26 +47,37 @@ CASES = """\
 
 - case: silent_without_the_plugin
   mypy_config: |
-    plugins = mypy_plugin
-    disable_error_code = jax-to-device-stream, jax-immutable-array
+    plugins = {stand_in}
   main: |
     x: int = 1
 
 - case: reporting_without_the_plugin
   mypy_config: |
-    plugins = mypy_plugin
-    disable_error_code = jax-to-device-stream, jax-immutable-array
+    plugins = {stand_in}
   main: |
     x: int = "a"
   out: |
     main:1: error: Incompatible types in assignment (expression has type "str", variable has type "int")  [assignment]
+
+- case: its_own_codes_disabled
+  mypy_config: |
+    plugins = mypy_plugin
+    disable_error_code = jax-to-device-stream, jax-immutable-array
+  main: |
+    x: int = 1
 """
-"""The first four cases with the plugin named in their configuration; the last two with it
-named but both codes of the sentinel disabled, as if it had not loaded: the silent one fails."""
+"""The first four cases with the plugin named in their configuration; the next two with a
+stand-in of that name that reports nothing, as if the plugin had not loaded (both fail); the
+last with the plugin and both codes of the sentinel disabled in the case's own section, which
+leaves the sentinel's module alone (it passes)."""
+STAND_IN = "from mypy.plugin import Plugin\n\n\ndef plugin(version: str) -> type[Plugin]:\n    return Plugin\n"
+"""A plugin that loads and adds nothing, under a name that holds ``mypy_plugin``."""
 
 
 def test_batches_keep_the_verdicts(tmp_path: Path) -> None:
-    (tmp_path / "test_cases.yml").write_text(CASES)
+    stand_in = tmp_path / "not_the_mypy_plugin.py"
+    stand_in.write_text(STAND_IN)
+    (tmp_path / "test_cases.yml").write_text(CASES.replace("{stand_in}", str(stand_in)))
     (tmp_path / "conftest.py").write_text('pytest_plugins = ["batched_typecheck"]\n')
     (tmp_path / "base").mkdir()
     result = subprocess.run(
@@ -94,10 +105,10 @@ def test_batches_keep_the_verdicts(tmp_path: Path) -> None:
     )
     output = result.stdout + result.stderr
     assert result.returncode == 1, output
-    assert "3 failed, 3 passed" in output, output
+    assert "3 failed, 4 passed" in output, output
     assert "FAILED test_cases.yml::does_not_match" in output and "(diff)" in output, output
     assert "the plugin was not loaded" in output, output
     # The sentinel guards every case, those that expect reports too: mypy's own errors prove nothing.
     assert "FAILED test_cases.yml::silent_without_the_plugin" in output, output
     assert "FAILED test_cases.yml::reporting_without_the_plugin" in output, output
-    assert "type-check cases: 5 in 2 mypy runs, 1 of them again alone (does_not_match)" in output, output
+    assert "type-check cases: 6 in 2 mypy runs, 1 of them again alone (does_not_match)" in output, output
