@@ -537,7 +537,8 @@ def traceable(typ: Type | None) -> bool:
 
 def positional_only(function: object, name: str) -> bool:
     """Whether ``name`` is a positional-only parameter of ``function``, which ``static_argnames``
-    cannot name (``jax.jit`` raises ValueError)."""
+    cannot name (``jax.jit`` raises ValueError); for a function read from mypy's cache, whether
+    ``name`` is not among the names it keeps there (a positional-only one is kept without)."""
     if not isinstance(function, FuncItem):
         return False
     parameters = mypy_internals.parameters(function)

@@ -132,7 +132,7 @@ def record_lines(info: str) -> list[str]:
 
 def plugin_build(lines: list[str]) -> str | None:
     """A digest of the ``RECORD`` lines of the plugin's own files (each holds the file's hash);
-    None where there are none (not installed from a wheel)."""
+    None where ``RECORD`` lists none (an editable install: its edits are not followed)."""
     import zlib
 
     own = [line for line in lines if line.startswith(PLUGIN_FOLDER)]

@@ -30,6 +30,7 @@ from mypy.nodes import (
     ARG_POS,
     ARG_STAR,
     ARG_STAR2,
+    LDEF,
     AssignmentStmt,
     CallExpr,
     Decorator,
@@ -286,7 +287,10 @@ def transformed_callee(call: CallExpr, module: str) -> TransformedFunction | Non
     (``@jax.jit``) or transformed where it is called (``jax.jit(step)(model, x)``)."""
     callee = call.callee
     if isinstance(callee, NameExpr) and isinstance(callee.node, Decorator):
-        return transforms.decorated(callee.node)
+        # another module's: its decorators are gone where mypy's cache holds it, and a report
+        # must not depend on which modules a run checks again
+        defined_here = callee.kind == LDEF or callee.node.fullname == f"{module}.{callee.node.name}"
+        return transforms.decorated(callee.node) if defined_here else None
     if isinstance(callee, CallExpr):
         return transforms.transformed_by(callee, module)
     return None

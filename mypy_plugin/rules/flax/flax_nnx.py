@@ -262,6 +262,8 @@ def method_change(cls: TypeInfo, method: str, depth: int, seen: set[str], module
     found = cls.get_method(method)
     if cls.module_name != module or depth == 0 or not isinstance(found, FuncDef) or found.fullname in seen:
         return None
+    if found.info.module_name != module:  # inherited from another module's class: its body may be gone
+        return None
     parameters = mypy_internals.parameters(found)
     if not parameters:
         return None
