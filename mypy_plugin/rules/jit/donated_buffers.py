@@ -7,7 +7,8 @@ call are read (``analyses/later_reads.py``, also after the loops and ``with`` bl
 until the name is bound again on that path: the first read that needs the array's values (an operator, an index, a computing method, a
 ``jax.numpy`` function, ``print``, ``float()``, formatting) is reported; its shape, dtype,
 ``len()`` and ``is_deleted()`` still answer, and a read passed to another function may not touch
-the values. The same array passed again in the donating call is reported there. Reads in the
+the values; passed to the donating function again (by the name the call used, until it is bound
+again), it is reported: that call raises. The same array passed again in the donating call is reported there. Reads in the
 body of a ``try`` with handlers, loops that call again and the call's own statement are left
 alone, and so is a call inside a function under a transform's decorator, where JAX traces the
 call and ignores donation.
@@ -121,7 +122,8 @@ def read_after(api: CheckerPluginInterface, call: CallExpr, name: str, pytree: b
     after the statement that holds ``call``, before the name is bound again
     (``analyses/later_reads.py``); None where there is none, or where that statement binds it
     (``x = step(x)``)."""
-    read = later_reads.first_read(api, call, Donated(name, pytree))
+    function = call.callee.name if isinstance(call.callee, NameExpr) else None
+    read = later_reads.first_read(api, call, Donated(name, pytree, function))
     return read if isinstance(read, NameExpr) else None
 
 
@@ -132,15 +134,20 @@ class Donated:
 
     anywhere = True  # the report is made at the read
 
-    def __init__(self, name: str, pytree: bool = False) -> None:
+    def __init__(self, name: str, pytree: bool = False, function: str | None = None) -> None:
         self.name = name
         self.pytree = pytree
         """Whether the name holds a pytree of arrays (a dict, a tuple, a NamedTuple): its items'
         values are read (``params["w"] + 1``, ``state.w.sum()``), or the whole printed."""
+        self.function = function
+        """The name the donating call calls (``train_step``): called again with the deleted
+        array, it raises as a read does (jax-ml/jax#9675), until that name is bound again."""
 
     def read(self, parent: Expression, child: Expression) -> Expression | None:
         """The name, where ``parent`` reads the values of ``child`` and ``child`` is the donated
         array, or for a pytree, one of its items (or the whole, printed or formatted)."""
+        if isinstance(parent, CallExpr) and self.function is not None and same_name(parent.callee, self.function):
+            return child if child is not parent.callee and same_name(child, self.name) else None
         if not needs_values(parent, child):
             return None
         if not self.pytree:
@@ -152,7 +159,8 @@ class Donated:
         return child if printed and same_name(child, self.name) else None
 
     def bound_by(self, statement: Statement) -> bool:
-        return self.name in statements.assigned_names(Block([statement])) or getattr(statement, "name", None) == self.name
+        bound = statements.assigned_names(Block([statement])) | {getattr(statement, "name", None)}
+        return self.name in bound or (self.function is not None and self.function in bound)
 
     def ends(self, statement: Statement) -> bool:
         """Bound again, and what is not read through (``del``, ...)."""
