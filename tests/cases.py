@@ -200,7 +200,7 @@ RULES = (
             re.compile(r"^main:(\d+): error: .* is read after .* JAX raises RuntimeError or ValueError  \[jax-donated-buffer\]$"),
             "RuntimeError",
             re.compile(r"Array has been deleted"),
-            or_instead=(("ValueError", re.compile(r"[Bb]uffer has been deleted or donated")),),
+            or_instead=(("ValueError", re.compile(r"[Bb]uffer has been deleted or donated|Donation requested for invalid buffer")),),
         ),
         Rule(
             "jax-donated-buffer",
