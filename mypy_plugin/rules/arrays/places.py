@@ -338,8 +338,8 @@ def is_self_of(function: FuncItem, var: Var) -> bool:
     """Whether ``var`` is the first parameter of a method (``self``, ``cls``)."""
     if not isinstance(function, FuncDef) or function.info is FUNC_NO_INFO or function.is_static:
         return False
-    parameters = mypy_internals.parameters(function)
-    return bool(parameters) and parameters is not None and parameters[0].variable is var
+    parameters = mypy_internals.parameters(function) or []
+    return bool(parameters) and parameters[0].variable is var
 
 
 def loop_variable(api: CheckerPluginInterface, place: NameExpr, var: Var) -> bool:
