@@ -5,8 +5,10 @@ reads packages, so a folder named for another release, first on the search path,
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mypy_runs import assert_no_crash, run_mypy
@@ -42,7 +44,7 @@ JIT_LINE, VMAP_LINE = 10, 14
     ("flax", "jax", "jit", "vmap"),
     [
         ("0.8.5", (0, 10, 2), False, False),
-        ("0.9.0", (0, 4, 31), True, False),
+        ("0.9.0", (0, 4, 31), False, False),  # NNX's classes are in flax.nnx.nnx there
         ("0.10.0", (0, 4, 35), True, False),
         ("0.10.0", (0, 4, 36), True, True),
         ("0.10.1", (0, 4, 31), False, False),
@@ -62,6 +64,30 @@ def test_the_releases_decide_the_transforms(
     libraries.INSTALLED.remember({"flax": flax})
     raising = flax_nnx.raising_kinds(libraries.INSTALLED.flax)
     assert (transforms.JIT_KIND in raising, transforms.VMAP_KIND in raising) == (jit, vmap)
+
+
+PROBED = json.loads((Path(__file__).resolve().parent.parent / "benchmarks" / "results" / "nnx_releases.json").read_text())
+"""What real Flax releases did (``benchmarks/nnx_releases.py``): per (Flax, JAX) pair, each
+transform's outcome for a global ``nnx.Rngs`` drawn and a global module's Variable set."""
+TRACE_CONTEXT_ERROR = "TraceContextError: Cannot "
+
+
+@pytest.mark.parametrize("pair", PROBED["pairs"], ids=[f"flax-{pair['flax']}-jax-{pair['jax']}" for pair in PROBED["pairs"]])
+def test_the_table_agrees_with_the_releases_as_probed(pair: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where a release defines the names the rule hooks, it reports under exactly the transforms
+    where that release raised for both changes, and is silent where both ran; where it does not
+    (Flax 0.8 has them under ``flax.nnx.nnx``), the rule cannot fire, and its table says nothing
+    either."""
+    outcomes: dict[str, dict[str, str]] = pair["outcomes"]
+    raised = {kind for kind, changes in outcomes.items() if all(o.startswith(TRACE_CONTEXT_ERROR) for o in changes.values())}
+    ran = {kind for kind, changes in outcomes.items() if all(o == "runs" for o in changes.values())}
+    assert raised | ran == set(PROBED["kinds"]), outcomes  # each transform raised for both changes or ran for both
+    monkeypatch.setattr(release, "STUBS", release.parse_version(pair["jax"])[:3])
+    monkeypatch.setattr(libraries.INSTALLED, "flax", None)
+    libraries.INSTALLED.remember({"flax": pair["flax"]})
+    table = flax_nnx.raising_kinds(libraries.INSTALLED.flax) & set(PROBED["kinds"])
+    hooked = {flax_nnx.RNGS, flax_nnx.NNX_MODULE, flax_nnx.VARIABLE} <= set(pair["names"])
+    assert table == (raised if hooked else set()), (pair["names"], sorted(raised))
 
 
 def test_the_release_is_read_where_mypy_reads_packages(tmp_path: Path) -> None:
