@@ -81,7 +81,9 @@ FUNCTION_FIELDS: Final[dict[str, tuple[tuple[int, str], ...]]] = {
 ``operation``, ``WeightNorm``'s norm), or unless the constructor is given something else at the
 parameters named (by position, ``-1`` for keyword only): ``MLP``'s activations default to
 functions, ``Lambda`` wraps what it is given."""
-EQUINOX_MODULE_CLASS: Final = "equinox._module._module.Module"
+EQUINOX_MODULE_CLASSES: Final = ("equinox._module._module.Module", "equinox._module.Module")
+"""``eqx.Module`` as mypy names it: from Equinox 0.13 (a package ``_module``), and before (Equinox
+0.11.10 raises the same ``TypeError``, run in the matrix's JAX 0.4.31 cell)."""
 JITTED_CALL: Final = "jax._src.pjit.JitWrapped.__call__"
 DEPTH: Final = 3
 """How many of the module's own classes, each holding the next, are followed."""
@@ -90,6 +92,10 @@ USE_FILTERED: Final = 'Use Equinox\'s transform, which traces only its arrays: "
 HOLDS_A_STRING: Final = "{module} holds a string, which {transform} cannot trace; JAX raises TypeError"
 FIELD_AT: Final = 'Field "{field}" of "{cls}" holds {value} (line {line}){through}'
 OR_STATIC: Final = 'Or keep it out of the traced leaves: "{field}: {annotation} = eqx.field(static=True)"'
+
+
+def is_equinox_module(info: TypeInfo) -> bool:
+    return any(info.has_base(name) for name in EQUINOX_MODULE_CLASSES)
 
 
 def on_construct(ctx: FunctionContext) -> Type:
@@ -119,7 +125,7 @@ def on_jitted_call(ctx: MethodContext) -> Type:
         (arg, typ.type)
         for args, types in zip(ctx.args, ctx.arg_types)
         for arg, typ in zip(args, map(get_proper_type, types))
-        if isinstance(typ, Instance) and typ.type.has_base(EQUINOX_MODULE_CLASS) and bindings.holds(ctx.api, arg)
+        if isinstance(typ, Instance) and is_equinox_module(typ.type) and bindings.holds(ctx.api, arg)
     ]
     tree = mypy_internals.module_tree(ctx.api) if given else None
     if tree is None:
@@ -169,7 +175,7 @@ def untraceable_field(info: TypeInfo, module: str, depth: int) -> Held | None:
     """The first field of ``info`` (or of a base of the same module) that holds a function or
     a string whenever an instance is made, and that Equinox does not keep static."""
     for cls in info.mro:
-        if cls.module_name != module or cls.fullname == EQUINOX_MODULE_CLASS:
+        if cls.module_name != module or cls.fullname in EQUINOX_MODULE_CLASSES:
             continue
         static = static_fields(cls)
         for field, value, default in set_fields(cls):
@@ -182,7 +188,7 @@ def untraceable_field(info: TypeInfo, module: str, depth: int) -> Held | None:
                 if fields is not None and holds_a_function(value, fields):
                     return Held(cls, field, value, default=default)
                 inner = value.callee.node
-                if depth > 1 and isinstance(inner, TypeInfo) and inner.module_name == module and inner.has_base(EQUINOX_MODULE_CLASS):
+                if depth > 1 and isinstance(inner, TypeInfo) and inner.module_name == module and is_equinox_module(inner):
                     held = untraceable_field(inner, module, depth - 1)
                     if held is not None and not held.default:
                         held.through.insert(0, f'"{field}" of "{cls.name}"')
