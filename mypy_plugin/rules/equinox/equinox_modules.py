@@ -9,9 +9,9 @@ transforms (``eqx.filter_jit``, ``eqx.filter_grad``) trace only the arrays.
 
 Read from the hooks of those classes' constructors, so a project without Equinox imports nothing
 of the rule: the instance made (``model = eqx.nn.MLP(...)``, the module's one binding of that
-name, or the construction itself passed on) and the calls in the module that pass it where a
-transformed function of the module traces it (``@jax.jit``, ``jax.jit(f)(model)``,
-``jax.grad(loss)(model, x)``).
+name, or the construction itself passed on, or an ``eqx.nn.Sequential`` made with it among the
+layers written in the call) and the calls in the module that pass it where a transformed
+function of the module traces it (``@jax.jit``, ``jax.jit(f)(model)``, ``jax.grad(loss)(model, x)``).
 
 The module's own Equinox classes hold one the same way, as a field that is not static: a default
 or an assignment in ``__init__`` (on its straight path) of a function, a lambda or a string, one of
@@ -36,11 +36,13 @@ from mypy.nodes import (
     Decorator,
     Expression,
     FuncDef,
+    ListExpr,
     MemberExpr,
     MypyFile,
     NameExpr,
     RefExpr,
     StrExpr,
+    TupleExpr,
     TypeInfo,
 )
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
@@ -85,12 +87,14 @@ EQUINOX_MODULE_CLASSES: Final = ("equinox._module._module.Module", "equinox._mod
 """``eqx.Module`` as mypy names it: from Equinox 0.13 (a package ``_module``), and before (Equinox
 0.11.10 raises the same ``TypeError``, run in the matrix's JAX 0.4.31 cell)."""
 JITTED_CALL: Final = "jax._src.pjit.JitWrapped.__call__"
+SEQUENTIAL: Final = "equinox.nn._sequential.Sequential"
 DEPTH: Final = 3
 """How many of the module's own classes, each holding the next, are followed."""
 HOLDS_A_FUNCTION: Final = "{module} holds a function, which {transform} cannot trace; JAX raises TypeError"
 USE_FILTERED: Final = 'Use Equinox\'s transform, which traces only its arrays: "{filtered}"'
 HOLDS_A_STRING: Final = "{module} holds a string, which {transform} cannot trace; JAX raises TypeError"
 FIELD_AT: Final = 'Field "{field}" of "{cls}" holds {value} (line {line}){through}'
+LAYER_HOLDS: Final = "Its layer {index}, an {cls} (line {line}), holds a function"
 OR_STATIC: Final = 'Or keep it out of the traced leaves: "{field}: {annotation} = eqx.field(static=True)"'
 
 
@@ -107,12 +111,36 @@ def on_construct(ctx: FunctionContext) -> Type:
     fields = FUNCTION_FIELDS.get(call.callee.fullname)
     if fields is None or not holds_a_function(call, fields):
         return ctx.default_return_type
-    cls = "eqx.nn." + call.callee.fullname.rsplit(".", 1)[-1]
-    for use, arg in passed_on(tree, call):
-        traced = tracing(use, arg, tree.fullname)
-        if traced is not None:
-            report(ctx.api, arg, cls, traced)
+    made = "eqx.nn." + call.callee.fullname.rsplit(".", 1)[-1]
+    for holder, layer in [(call, None), *sequentials_holding(tree, call)]:
+        cls = made if layer is None else "eqx.nn.Sequential"
+        for use, arg in passed_on(tree, holder):
+            traced = tracing(use, arg, tree.fullname)
+            if traced is not None:
+                report(ctx.api, arg, cls, traced, [] if layer is None else [LAYER_HOLDS.format(index=layer, cls=made, line=call.line)])
     return ctx.default_return_type
+
+
+def sequentials_holding(tree: MypyFile, made: CallExpr) -> list[tuple[CallExpr, int]]:
+    """Each ``eqx.nn.Sequential([...])`` of the module whose layers, a list or tuple written in
+    the call, include ``made`` (or a ``Sequential`` that does), with the layer's index: it holds
+    what its layers hold, so JAX cannot trace it either (``equinox/equinox#706``)."""
+    found: list[tuple[CallExpr, int]] = []
+    holding = [made]
+    for _ in range(DEPTH):
+        outer = []
+        for node in nodes.walk(tree.defs):
+            if isinstance(node, CallExpr) and isinstance(node.callee, RefExpr) and node.callee.fullname == SEQUENTIAL and node.args:
+                layers = node.args[0]
+                items = layers.items if isinstance(layers, (ListExpr, TupleExpr)) else []
+                index = next((i for i, item in enumerate(items) if any(item is inner for inner in holding)), None)
+                if index is not None and node.arg_kinds[0] == ARG_POS:
+                    found.append((node, index))
+                    outer.append(node)
+        if not outer:
+            break
+        holding = outer
+    return found
 
 
 def on_jitted_call(ctx: MethodContext) -> Type:
@@ -302,13 +330,14 @@ def transformed_callee(call: CallExpr, module: str) -> TransformedFunction | Non
     return None
 
 
-def report(api: CheckerPluginInterface, arg: Expression, cls: str, traced: TransformedFunction) -> None:
-    """``jax-equinox-module``: a module holding a function, traced by JAX's own transform."""
+def report(api: CheckerPluginInterface, arg: Expression, cls: str, traced: TransformedFunction, held: list[str]) -> None:
+    """``jax-equinox-module``: a module holding a function, traced by JAX's own transform;
+    ``held``, notes on where it holds it."""
     name = source(arg) if isinstance(arg, NameExpr) else None
     module = f'"{name}" ({cls})' if name is not None else f"An {cls}"
     message = HOLDS_A_FUNCTION.format(module=module, transform=traced.transform)
     filtered = "eqx.filter_grad" if traced.differentiated else "eqx.filter_jit"
-    reporting.error_with_notes(api, arg, CODE, message, [USE_FILTERED.format(filtered=filtered)])
+    reporting.error_with_notes(api, arg, CODE, message, [*held, USE_FILTERED.format(filtered=filtered)])
 
 
 def report_field(api: CheckerPluginInterface, arg: Expression, info: TypeInfo, held: Held, traced: TransformedFunction) -> None:
