@@ -12,8 +12,8 @@ set, inside a function given to each transform the rule knows, each in a fresh p
 own state. The result records, per pair and transform, whether Flax raised
 ``TraceContextError`` or the call ran, and the full names of ``nnx.Rngs``, ``nnx.Module`` and
 ``nnx.Variable`` there (the names the rule's hooks answer to); ``tests/test_flax_nnx.py`` checks the rule's table
-against it. Needs ``uv`` on the PATH (the test extra installs it) and the package index (~2 min
-with a warm cache, about 1.5 GB of downloads without).
+against it. Needs ``uv`` on the PATH (the test extra installs it) and the package index (~10 min
+with a warm cache, most of it the 13 x 15 fresh processes; about 1.5 GB of downloads without).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ import json, sys
 kind, change = sys.argv[1], sys.argv[2]
 try:
     from flax import nnx
-except ImportError as error:
+except ImportError:
     print(json.dumps({"outcome": "no flax.nnx"}))
     raise SystemExit(0)
 import jax, jax.numpy as jnp

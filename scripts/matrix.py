@@ -43,13 +43,14 @@ LIBRARIES = ("equinox", "flax")
 """The libraries whose rules have YAML cases (``jax-linen-*``, ``jax-nnx-trace-level``,
 ``jax-equinox-module``): installed, at the test extra's pins, in the cells of the suite's JAX
 release (their releases there need a recent JAX), so that those cases run under the older mypy
-too, and at older releases in the oldest JAX's cell (``OLDER_LIBRARIES``); a cell without them
+too, and at older releases in the oldest JAX's cell (``OLDER_LIBRARY_PINS``); a cell without them
 skips the cases and says so."""
-OLDER_LIBRARIES = {"0.4.31": ["flax==0.10.0", "equinox==0.11.10"]}
-"""Older releases of ``LIBRARIES`` for the oldest JAX, the newest each installs with: Flax 0.10.0
-raises under ``jax.vmap`` and ``jax.grad`` only from JAX 0.4.36 (``benchmarks/results/nnx_releases.json``),
-so there ``jax-nnx-trace-level`` keeps to the other transforms, and the cases say which release
-they need."""
+OLDER_LIBRARY_PINS = {"0.4.31": ["flax==0.10.0", "equinox==0.11.10"]}
+"""Older releases of ``LIBRARIES`` for the oldest JAX: the newest Equinox that installs with it, and
+the newest Flax that does and checks NNX's trace level (0.10.1 to 0.10.4 switch the check off).
+Flax 0.10.0 raises under ``jax.vmap`` and ``jax.grad`` only from JAX 0.4.36
+(``benchmarks/results/nnx_releases.json``), so there ``jax-nnx-trace-level`` keeps to the other
+transforms, and the cases say which release they need."""
 
 
 def library_pins() -> list[str]:
@@ -136,7 +137,7 @@ def run_cell(jax: str, mypy: str, tests: list[str]) -> tuple[bool, float, Path]:
         with tempfile.TemporaryDirectory() as dist, tempfile.TemporaryDirectory() as cache:
             sh([*pip, "wheel", "--no-deps", "-w", dist, str(source)], log)
             [wheel] = Path(dist).glob("*.whl")
-            libraries = library_pins() if jax == SUITE_JAX else OLDER_LIBRARIES.get(jax, [])
+            libraries = library_pins() if jax == SUITE_JAX else OLDER_LIBRARY_PINS.get(jax, [])
             sh([*pip, "install", str(wheel), f"jax=={jax}", f"mypy=={mypy}", *TEST_TOOLS, *libraries], log)
             sh([*pip, "install", "--force-reinstall", "--no-deps", str(wheel)], log)
             env = {

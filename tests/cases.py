@@ -41,7 +41,7 @@ at the test extra's pins and the matrix's at other releases or not at all; with 
 first one where the case's code runs as the case says (``Variable[...] += 1``, a check Flax makes)."""
 LIBRARY_CODES = frozenset({"jax-linen-frozen", "jax-linen-unbound", "jax-linen-mutable", "jax-equinox-module", "jax-nnx-trace-level"})
 """The codes of rules about another library (Flax, Equinox), which the demo and the lint sample do not
-import (the matrix's environments do not have it): their YAML cases and pages show them."""
+import (most of the matrix's environments do not have them): their YAML cases and pages show them."""
 PORTED_FROM_NUMPY = Path(__file__).resolve().parent / "lint" / "ported_from_numpy.py"
 """The module ``jax-stubs lint`` is tested on: one misuse of each code, marked ``# jax-...``."""
 MARK = re.compile(r"# (jax-[\w-]+)$")

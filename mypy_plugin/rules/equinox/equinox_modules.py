@@ -88,13 +88,15 @@ EQUINOX_MODULE_CLASSES: Final = ("equinox._module._module.Module", "equinox._mod
 0.11.10 raises the same ``TypeError``, run in the matrix's JAX 0.4.31 cell)."""
 JITTED_CALL: Final = "jax._src.pjit.JitWrapped.__call__"
 SEQUENTIAL: Final = "equinox.nn._sequential.Sequential"
+SEQUENTIAL_DEPTH: Final = 3
+"""How many ``eqx.nn.Sequential``, each a layer of the next, are followed from a layer."""
 DEPTH: Final = 3
 """How many of the module's own classes, each holding the next, are followed."""
 HOLDS_A_FUNCTION: Final = "{module} holds a function, which {transform} cannot trace; JAX raises TypeError"
 USE_FILTERED: Final = 'Use Equinox\'s transform, which traces only its arrays: "{filtered}"'
 HOLDS_A_STRING: Final = "{module} holds a string, which {transform} cannot trace; JAX raises TypeError"
 FIELD_AT: Final = 'Field "{field}" of "{cls}" holds {value} (line {line}){through}'
-LAYER_HOLDS: Final = "Its layer {index}, an {cls} (line {line}), holds a function"
+LAYER_HOLDS: Final = 'Its "{path}", an {cls} (line {line}), holds a function'
 OR_STATIC: Final = 'Or keep it out of the traced leaves: "{field}: {annotation} = eqx.field(static=True)"'
 
 
@@ -111,35 +113,36 @@ def on_construct(ctx: FunctionContext) -> Type:
     fields = FUNCTION_FIELDS.get(call.callee.fullname)
     if fields is None or not holds_a_function(call, fields):
         return ctx.default_return_type
-    made = "eqx.nn." + call.callee.fullname.rsplit(".", 1)[-1]
-    for holder, layer in [(call, None), *sequentials_holding(tree, call)]:
-        cls = made if layer is None else "eqx.nn.Sequential"
+    layer_class = "eqx.nn." + call.callee.fullname.rsplit(".", 1)[-1]
+    for holder, path in [(call, ""), *sequentials_holding(tree, call)]:
+        cls = "eqx.nn.Sequential" if path else layer_class
+        notes = [LAYER_HOLDS.format(path=path, cls=layer_class, line=call.line)] if path else []
         for use, arg in passed_on(tree, holder):
             traced = tracing(use, arg, tree.fullname)
             if traced is not None:
-                report(ctx.api, arg, cls, traced, [] if layer is None else [LAYER_HOLDS.format(index=layer, cls=made, line=call.line)])
+                report(ctx.api, arg, cls, traced, notes)
     return ctx.default_return_type
 
 
-def sequentials_holding(tree: MypyFile, made: CallExpr) -> list[tuple[CallExpr, int]]:
-    """Each ``eqx.nn.Sequential([...])`` of the module whose layers, a list or tuple written in
-    the call, include ``made`` (or a ``Sequential`` that does), with the layer's index: it holds
-    what its layers hold, so JAX cannot trace it either (``equinox/equinox#706``)."""
-    found: list[tuple[CallExpr, int]] = []
-    holding = [made]
-    for _ in range(DEPTH):
-        outer = []
-        for node in nodes.walk(tree.defs):
-            if isinstance(node, CallExpr) and isinstance(node.callee, RefExpr) and node.callee.fullname == SEQUENTIAL and node.args:
-                layers = node.args[0]
-                items = layers.items if isinstance(layers, (ListExpr, TupleExpr)) else []
-                index = next((i for i, item in enumerate(items) if any(item is inner for inner in holding)), None)
-                if index is not None and node.arg_kinds[0] == ARG_POS:
-                    found.append((node, index))
-                    outer.append(node)
-        if not outer:
-            break
-        holding = outer
+def sequentials_holding(tree: MypyFile, made: CallExpr) -> list[tuple[CallExpr, str]]:
+    """Each ``eqx.nn.Sequential`` of the module whose layers, a list or tuple written in the call
+    (by position or as ``layers=``), include ``made``, or a ``Sequential`` that does, up to
+    ``SEQUENTIAL_DEPTH`` deep, with the path to ``made`` (``layers[1].layers[0]``): it holds what
+    its layers hold, so JAX cannot trace it either (``patrick-kidger/equinox#706``)."""
+    parents: dict[int, tuple[CallExpr, int]] = {}
+    for node in nodes.walk(tree.defs):
+        if isinstance(node, CallExpr) and isinstance(node.callee, RefExpr) and node.callee.fullname == SEQUENTIAL:
+            layers = next(
+                (arg for arg, kind, name in zip(node.args, node.arg_kinds, node.arg_names) if kind == ARG_POS or name == "layers"), None
+            )
+            for index, item in enumerate(layers.items if isinstance(layers, (ListExpr, TupleExpr)) else []):
+                parents[id(item)] = (node, index)
+    found: list[tuple[CallExpr, str]] = []
+    inner, path = made, ""
+    while id(inner) in parents and len(found) < SEQUENTIAL_DEPTH:
+        inner, index = parents[id(inner)]
+        path = f"layers[{index}]" + (f".{path}" if path else "")
+        found.append((inner, path))
     return found
 
 
@@ -330,14 +333,14 @@ def transformed_callee(call: CallExpr, module: str) -> TransformedFunction | Non
     return None
 
 
-def report(api: CheckerPluginInterface, arg: Expression, cls: str, traced: TransformedFunction, held: list[str]) -> None:
+def report(api: CheckerPluginInterface, arg: Expression, cls: str, traced: TransformedFunction, notes: list[str]) -> None:
     """``jax-equinox-module``: a module holding a function, traced by JAX's own transform;
-    ``held``, notes on where it holds it."""
+    ``notes`` say where it holds it."""
     name = source(arg) if isinstance(arg, NameExpr) else None
     module = f'"{name}" ({cls})' if name is not None else f"An {cls}"
     message = HOLDS_A_FUNCTION.format(module=module, transform=traced.transform)
     filtered = "eqx.filter_grad" if traced.differentiated else "eqx.filter_jit"
-    reporting.error_with_notes(api, arg, CODE, message, [*held, USE_FILTERED.format(filtered=filtered)])
+    reporting.error_with_notes(api, arg, CODE, message, [*notes, USE_FILTERED.format(filtered=filtered)])
 
 
 def report_field(api: CheckerPluginInterface, arg: Expression, info: TypeInfo, held: Held, traced: TransformedFunction) -> None:

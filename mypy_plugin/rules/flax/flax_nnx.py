@@ -72,7 +72,8 @@ EAGER_KINDS: Final = frozenset({transforms.VMAP_KIND, *transforms.GRAD_KINDS})
 check sees, so the change runs there (``release.LEAKED_EAGER_TRACERS_RAISE``)."""
 CHECKED_FROM: Final = (((0, 10, 0), True), ((0, 10, 1), False), ((0, 10, 5), True))
 """Whether Flax checks the trace level, from each release on (measured release by release by
-``benchmarks/nnx_releases.py``): 0.10.1 to 0.10.4 switch the check off ("TODO: re-enable" in
+``benchmarks/nnx_releases.py``, under the transforms it runs; ``eqx.filter_jit`` and
+``jax.value_and_grad`` are counted with ``jax.jit`` and ``jax.grad``): 0.10.1 to 0.10.4 switch the check off ("TODO: re-enable" in
 ``flax/nnx/tracers.py``), so the change runs and leaves a tracer in the state. Flax 0.8 and 0.9
 check it too, but define NNX's classes in ``flax.nnx.nnx``, where ``RNGS`` does not name them:
 nothing is reported there."""
