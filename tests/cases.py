@@ -26,6 +26,13 @@ import yaml
 TYPECHECK = Path(__file__).parent / "typecheck"
 IN_AN_UNCHECKED_BODY = re.compile(r"^main:(\d+): note: At line (\d+), in the body of ")
 """A report made at a transform for a line of a body mypy does not check: JAX raises there."""
+
+
+def dotted(release: str) -> str:
+    """A release as a skip's tuple writes it (``0, 10, 7``), as a version is written (``0.10.7``)."""
+    return ".".join(part.strip() for part in release.split(","))
+
+
 RELEASE_SKIP = re.compile(
     r"tuple\(int\(part\) for part in __import__\('jax'\)\.__version__\.split\('\.'\)\[:3\]\)"
     r" (?P<op><|>=) \((?P<release>[\d, ]+)\)"
@@ -488,12 +495,11 @@ class Case:
             name = library["library"]
             if library["release"] is None or importlib.util.find_spec(name) is None:
                 return f"the case needs {name}, which this environment does not have"
-            release = ".".join(part.strip() for part in library["release"].split(","))
-            return f"the case needs {name} {release} or later; this is {name} {importlib.metadata.version(name)}"
+            return f"the case needs {name} {dotted(library['release'])} or later; this is {name} {importlib.metadata.version(name)}"
         found = RELEASE_SKIP.fullmatch((self.skip or "").strip())
         if found is None:
             return f"the case does not apply here ({self.skip})"
-        release = ".".join(part.strip() for part in found["release"].split(","))
+        release = dotted(found["release"])
         if found["op"] == "<":
             return f"the case needs JAX {release} or later; this is JAX {jax.__version__}"
         return f"the case is about JAX before {release}; this is JAX {jax.__version__}"
