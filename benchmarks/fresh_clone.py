@@ -6,9 +6,11 @@
 Clones this repository (the committed revision, nothing of the work tree) into a new folder,
 runs ``.ci/run`` there, and records its exit status, wall time and CPU time (user + sys of every
 process it ran), the stages ``scripts/test`` prints, pytest's summary, the revision and the
-machine. Run it with nothing else running: the figures are the machine's. It takes as long as
-CI does (about half an hour on 2 cores) and leaves the clone, with its environments, in the
-folder it prints. The README's figures of the test suite come from the result
+machine, and the most disk the run held at once: what the clone's folder (where the run's
+temporary files go too: ``TMPDIR``) and ``HOME`` grew by, sampled every ``DISK_SAMPLE_SECONDS``
+by this process (not counted in the CPU time). Run it with nothing else running: the figures are
+the machine's. It takes as long as CI does (about half an hour on 2 cores) and leaves the clone,
+with its environments, in the folder it prints. The README's figures of the test suite come from the result
 (``scripts/figures.py``).
 """
 
@@ -17,11 +19,13 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import re
 import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -30,6 +34,45 @@ import provenance
 ROOT = Path(__file__).resolve().parent.parent
 STAGE = re.compile(r"^scripts/test: (?P<stage>.+?)\s+(?P<wall>\d+) s wall\s+(?P<cpu>\d+) s CPU")
 PYTEST = re.compile(r"^=*\s*(?P<summary>\d+ passed.*?) in [\d.]+s")
+DISK_SAMPLE_SECONDS = 20
+
+
+def bytes_under(*folders: Path) -> int:
+    """The disk the files under ``folders`` take, each hard-linked file once."""
+    seen: set[tuple[int, int]] = set()
+    total = 0
+    for folder in folders:
+        for parent, _, files in os.walk(folder):
+            for name in files:
+                try:
+                    stat = os.lstat(os.path.join(parent, name))
+                except OSError:  # removed while walking
+                    continue
+                if (stat.st_dev, stat.st_ino) not in seen:
+                    seen.add((stat.st_dev, stat.st_ino))
+                    total += stat.st_blocks * 512
+    return total
+
+
+class PeakDisk:
+    """The most that ``folders`` held at once above what they held at the start, sampled on a thread."""
+
+    def __init__(self, *folders: Path) -> None:
+        self.folders = folders
+        self.start = bytes_under(*folders)
+        self.peak = 0
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self.sample, daemon=True)
+        self.thread.start()
+
+    def sample(self) -> None:
+        while not self.done.wait(DISK_SAMPLE_SECONDS):
+            self.peak = max(self.peak, bytes_under(*self.folders) - self.start)
+
+    def stop(self) -> int:
+        self.done.set()
+        self.thread.join()
+        return self.peak
 
 
 def main() -> int:
@@ -42,11 +85,16 @@ def main() -> int:
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
     subprocess.run(["git", "checkout", "--quiet", revision], cwd=clone, check=True)
     print(f"fresh_clone: {revision[:7]} in {clone}", file=sys.stderr)
+    temporary = clone.parent / "tmp"
+    temporary.mkdir()
+    home = Path.home()
+    disk = PeakDisk(clone.parent, *([] if home in clone.parent.parents else [home]))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
-    run = subprocess.run(["bash", ".ci/run"], cwd=clone, capture_output=True, text=True)
+    run = subprocess.run(["bash", ".ci/run"], cwd=clone, capture_output=True, text=True, env={**os.environ, "TMPDIR": str(temporary)})
     wall = time.monotonic() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    peak_disk = disk.stop()
     output = run.stdout + run.stderr
     (clone.parent / "ci.log").write_text(output)
     stages = {
@@ -63,6 +111,8 @@ def main() -> int:
             "cpu_seconds": round((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)),
             "stages": stages,
             "pytest": summaries[0] if summaries else "",
+            "peak_disk_gb": round(peak_disk / 1e9, 1),
+            "disk_sampled_every_seconds": DISK_SAMPLE_SECONDS,
         },
         given_revision=revision,
     )

@@ -234,8 +234,14 @@ def main(argv: list[str] | None = None) -> int:
             expect(built == 0, f"wheels and sdists for jax {build_wheels.OLDEST}, {old} and {NEW} built and checked")
             env = {k: v for k, v in os.environ.items() if k not in ("PIP_FIND_LINKS", "UV_FIND_LINKS", "PYTHONPATH")}
             env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"  # uv, as its users have it
-            pythons = [with_pip(work, links, env, old, mypy_version, pip) for pip in [None, *args.pip]]
-            with_uv(work, links, env, old, mypy_version, pythons[-1])
+            env["UV_CACHE_DIR"] = str(work / "uv-cache")  # removed with the rest, not left in the user's HOME
+            python = None
+            for pip in [None, *args.pip]:
+                if python is not None:  # one environment at a time: CI's machines may have little disk
+                    shutil.rmtree(python.parent.parent, ignore_errors=True)
+                python = with_pip(work, links, env, old, mypy_version, pip)
+            assert python is not None
+            with_uv(work, links, env, old, mypy_version, python)
             wheel_alone(work, links, env)
         except Failure as failure:
             print(f"install_check: FAILED: {failure}", flush=True)

@@ -8,13 +8,15 @@ type-check cases, the runtime truth, the traced-value tables, the contract: ``JA
 the older mypy with the newest JAX runs what a mypy release changes (the type-check cases, the
 reads of mypy's internals, ``jax-stubs lint``'s use of its build API: ``MYPY_TESTS``).
 
-    python scripts/matrix.py [--jax 0.4.31 0.7.2 0.10.2] [--mypy 1.19.0 2.4.1] [--every-pair]
+    python scripts/matrix.py [--jax 0.4.31 0.7.2 0.10.2] [--mypy 1.19.0 2.4.1] [--every-pair] [--keep]
 
 Each cell is a copy of this checkout retargeted with ``generate_stubs.py --jax X``, built into
-a wheel and installed with mypy Y into a virtual environment of its own under ``.matrix/``
-(kept between runs: pip's cache and the environments make a re-run cheap). Cells run side by
-side, one per core (``--jobs``). Prints one line per cell with its time, and exits non-zero if
-any cell fails.
+a wheel and installed with mypy Y into a virtual environment of its own under ``.matrix/``.
+A cell's copy and environment (about 0.8 GB) are removed when it finishes, its log kept, so that
+the matrix holds at most ``--jobs`` of them at once: CI's machines may have little disk (a run
+that kept all four ran out of space). ``--keep`` keeps them, for cheap re-runs. Cells run side
+by side, one per core (``--jobs``). Prints one line per cell with its time, and exits non-zero
+if any cell fails.
 """
 
 from __future__ import annotations
@@ -116,7 +118,7 @@ def tracked_files() -> list[str]:
     return [name for name in listed.stdout.splitlines() if (REPO / name).is_file()]
 
 
-def run_cell(jax: str, mypy: str, tests: list[str]) -> tuple[bool, float, Path]:
+def run_cell(jax: str, mypy: str, tests: list[str], keep: bool = False) -> tuple[bool, float, Path]:
     started = time.monotonic()
     cell = WORK / f"jax-{jax}-mypy-{mypy}"
     cell.mkdir(parents=True, exist_ok=True)
@@ -155,6 +157,10 @@ def run_cell(jax: str, mypy: str, tests: list[str]) -> tuple[bool, float, Path]:
         return True, time.monotonic() - started, log
     except subprocess.CalledProcessError:
         return False, time.monotonic() - started, log
+    finally:
+        if not keep:
+            shutil.rmtree(source, ignore_errors=True)
+            shutil.rmtree(venv, ignore_errors=True)
 
 
 SUMMARY = re.compile(r"^=*\s*(?P<summary>\d+ (?:passed|failed|skipped|error).*?) in [\d.]+s")
@@ -207,12 +213,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--jobs", type=int, default=os.cpu_count() or 1, help="cells run at once (default: one per core; each cell runs mypy on one core)"
     )
+    parser.add_argument("--keep", action="store_true", help="keep each cell's copy and environment under .matrix/ for a re-run")
     args = parser.parse_args(argv)
     cells = cells_of(args.jax, args.mypy, args.every_pair)
     failed = []
     total = time.monotonic()
     with ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
-        for (jax, mypy, _), (ok, seconds, log) in zip(cells, pool.map(lambda cell: run_cell(*cell), cells)):
+        for (jax, mypy, _), (ok, seconds, log) in zip(
+            cells, pool.map(lambda cell: run_cell(cell[0], cell[1], cell[2], keep=args.keep), cells)
+        ):
             summary, skipped = outcome_of(log.read_text())
             print(f"matrix: jax {jax:<7} mypy {mypy:<6} {'passed' if ok else 'FAILED'} in {seconds:5.0f} s: {summary}", flush=True)
             for reason, count in skipped.items():
