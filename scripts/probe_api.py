@@ -8,7 +8,9 @@ Run with the Python of an environment that has the JAX release to probe
 function of ``MODULES`` and each method of ``jax.Array`` it builds sample arguments from the
 parameters' names (an array for ``x``, ``0`` for ``axis``, ``(4,)`` for ``shape``, a PRNG key
 for ``key``), trying the arrays of ``ARRAYS`` in turn until the call runs under ``jax.jit`` with
-every argument concrete; then it passes one parameter at a time as an argument of the jitted
+every argument concrete (traced and lowered, not compiled: what a traced value makes JAX raise,
+it raises while tracing, and the tables of 0.4.31, 0.7.2 and 0.10.2 came out the same as with
+each call compiled and run, in a quarter of the time); then it passes one parameter at a time as an argument of the jitted
 function, so that it arrives traced (a shape's first size, ``(n, ...)``, as users write it), and
 records what the call raises. A parameter that raises traced is also given a list where it was
 given a tuple or a number (``list``: what a list there raises, concrete: whether it must be
@@ -150,11 +152,11 @@ def call_with(call: Callable[..., Any], arguments: dict[str, Any], traced: str |
             return UNTRACEABLE
     signal.signal(signal.SIGALRM, alarm)
     signal.alarm(TIMEOUT_SECONDS)
-    try:
+    try:  # traced and lowered, not compiled: JAX raises for a traced value while tracing
         if traced is None:
-            jax.block_until_ready(jax.jit(body)())
+            jax.jit(body).lower()
         else:
-            jax.block_until_ready(jax.jit(body)(traced_value))
+            jax.jit(body).lower(traced_value)
     except Exception as error:  # noqa: BLE001 - what JAX raises is the measurement
         return type(error).__name__
     finally:
