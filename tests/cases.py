@@ -174,7 +174,10 @@ RULES = (
             ),
             ("jax-unsupported-function", "NotImplementedError"): re.compile(r"^jnp\.from\w+\(\) is not implemented"),
             ("jax-unsupported-function", "TypeError"): re.compile(r"Array\(\) takes no arguments"),
-            ("jax-prng-key", "TypeError"): re.compile(r"^JAX encountered invalid PRNG key data|^PRNG key seed must be an integer"),
+            ("jax-prng-key", "TypeError"): re.compile(
+                r"^JAX encountered invalid PRNG key data|^PRNG key seed must be an integer|"
+                r"^(?:PRNGKey|key) accepts a scalar seed, but was given"
+            ),
             ("jax-random-dtype", "ValueError"): re.compile(r"^dtype argument to `\w+` must be an? [\w ]+ dtype|^Invalid integer data type"),
             ("jax-random-dtype", "TypeError"): re.compile(r"^randint only accepts integer dtypes"),
         },

@@ -97,13 +97,15 @@ class BoundValue:
     """One binding of a variable: the value bound (None where it cannot be read, as for a
     ``for`` target), and whether mypy may have taken the variable's type from it."""
 
-    __slots__ = ("value", "source", "typing")
+    __slots__ = ("value", "source", "typing", "unpacked_from")
 
-    def __init__(self, value: Expression | None, source: Expression | None, typing: bool) -> None:
+    def __init__(self, value: Expression | None, source: Expression | None, typing: bool, unpacked_from: Expression | None = None) -> None:
         self.value = value
         self.source = source
         """The variable's own expression where the value is made from it (``x`` of ``x * 2``)."""
         self.typing = typing
+        self.unpacked_from = unpacked_from
+        """The value the variable is one item of, where it is unpacked (``a, b = value``)."""
 
 
 class Mentions:
@@ -186,6 +188,28 @@ class Bindings:
         if isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr) and isinstance(node.expr.node, Var):
             return self.attribute_holds(node)
         return True
+
+    def bound_values(self, node: NameExpr) -> list[tuple[Expression, bool]] | None:
+        """What each binding of the variable ``node`` reads binds it to, with whether the variable
+        is one item of that value (``a, b = value``); None where one cannot be read (a parameter,
+        a ``for`` target, ``x += 1``), where something is stored into its items, and where the
+        variable is not one of this module's."""
+        self.read_bindings()
+        var = node.node
+        if not isinstance(var, Var) or node.kind not in (GDEF, LDEF) or self.stored_items.get(id(var)):
+            return None
+        found = self.of_var.get(id(var))
+        if not found:
+            return None
+        values: list[tuple[Expression, bool]] = []
+        for binding in found:
+            if binding.unpacked_from is not None:
+                values.append((binding.unpacked_from, True))
+            elif binding.value is None or binding.value is binding.source:
+                return None
+            else:
+                values.append((binding.value, False))
+        return values
 
     def name_holds(self, node: NameExpr) -> bool:
         var = node.node
@@ -293,7 +317,11 @@ class Bindings:
         elif isinstance(target, (TupleExpr, ListExpr)):
             items = value.items if isinstance(value, (TupleExpr, ListExpr)) and len(value.items) == len(target.items) else None
             for position, item in enumerate(target.items):
-                self.assigned(item, items[position] if items is not None else None, receiver, info)
+                if items is None and value is not None and isinstance(item, NameExpr):
+                    self.assignments[item.name] = self.assignments.get(item.name, 0) + 1
+                    self.named(item, BoundValue(None, None, typing=True, unpacked_from=value))
+                else:
+                    self.assigned(item, items[position] if items is not None else None, receiver, info)
         elif isinstance(target, IndexExpr):
             self.stored(target.base, BoundValue(value, None, typing=False))
         elif isinstance(target, MemberExpr) and info is not None and isinstance(target.expr, NameExpr) and target.expr.name == receiver:

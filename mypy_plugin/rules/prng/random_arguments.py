@@ -3,8 +3,9 @@
 One function hook per ``jax.random`` sampler reads its key (or seed) and its dtype. Keys of type
 ``jax.Array`` or ``np.ndarray`` and anything typed ``Any`` are left alone. A variable declared
 ``float`` may hold an int (mypy lets an int stand for a float), so a seed is reported only where
-the value is a float by its making (``float_by_its_making``). A dtype is read where it is
-written: ``jnp.float32``, ``np.int32``, ``float``, ``"int32"``.
+the value is a float by its making (``float_by_its_making``). A key is typed ``jax.Array`` like
+any array, so a key given as a seed is read from its making too (``key_by_its_making``). A dtype
+is read where it is written: ``jnp.float32``, ``np.int32``, ``float``, ``"int32"``.
 """
 
 from __future__ import annotations
@@ -13,12 +14,25 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from mypy.nodes import ARG_POS, CallExpr, ComplexExpr, Expression, FloatExpr, NameExpr, OpExpr, RefExpr, StrExpr, UnaryExpr
+from mypy.nodes import (
+    ARG_POS,
+    CallExpr,
+    ComplexExpr,
+    Expression,
+    FloatExpr,
+    IndexExpr,
+    NameExpr,
+    OpExpr,
+    RefExpr,
+    StrExpr,
+    TupleExpr,
+    UnaryExpr,
+)
 from mypy.plugin import CheckerPluginInterface, FunctionContext
 from mypy.types import Instance, LiteralType, Type
 
 from mypy_plugin.analyses import bindings
-from mypy_plugin.lib import checked_module, errorcodes, fullnames, reporting
+from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting
 from mypy_plugin.lib.arguments import passed
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import arguments_source, source
@@ -99,6 +113,13 @@ KEY_FIRST: Final = (
 """The functions whose first parameter ``key`` must be a key (``clone`` checks nothing)."""
 KEY_PARAMETERS: Final = {**dict.fromkeys(KEY_FIRST, "key"), "key_data": "keys", "key_impl": "keys"}
 SEEDED: Final = ("key", "PRNGKey")
+KEY_MAKERS: Final = ("key", "PRNGKey", "fold_in", "clone", "wrap_key_data")
+"""The functions that return one PRNG key: a typed key, or a raw one (an array of two or four
+``uint32``), neither of which a seed may be."""
+KEYS_MAKER: Final = "split"
+"""Returns an array of keys: it, and an item of it, are keys; an item of a raw key is an integer."""
+BINDINGS_FOLLOWED: Final = 4
+"""How many variables bound to another (``key = k``) are followed to the making of a key."""
 
 DTYPE_NAME: Final = re.compile(
     r"^(?:(?P<unsigned>uint(?:8|16|32|64)?)|(?P<int>int(?:8|16|32|64)?|int_)|(?P<float>b?float(?:16|32|64)?|float_|half|single|double)"
@@ -136,6 +157,10 @@ MAKE_A_KEY: Final = 'Make a key once, "key = {key}({seed})", and split it for ea
 NOT_AN_INTEGER: Final = 'Seed of "{callee}" is {value}, not an integer; JAX raises TypeError'
 PASS_AN_INTEGER: Final = 'Pass an integer seed: "{call}"'
 INTEGER_SEED: Final = "Pass an integer seed"
+KEY_AS_SEED: Final = 'Seed of "{callee}" is a PRNG key, not an integer; JAX raises TypeError'
+USE_THE_KEY: Final = (
+    'A key is made once from an integer; pass the key itself where a key goes, or derive new ones: "key, subkey = {split}(key)"'
+)
 WRONG_DTYPE: Final = '"{callee}" needs {kinds} dtype, not {dtype}; JAX raises {exception}'
 
 
@@ -175,6 +200,49 @@ def float_by_its_making(arg: Expression, typ: Type) -> bool:
     return isinstance(written, (FloatExpr, ComplexExpr)) or (isinstance(written, OpExpr) and written.op == "/")
 
 
+def random_function(node: Expression) -> str | None:
+    """The name of the ``jax.random`` function ``node`` calls, through any import."""
+    if not isinstance(node, CallExpr) or not isinstance(node.callee, RefExpr) or not node.callee.fullname:
+        return None
+    module, _, name = node.callee.fullname.rpartition(".")
+    return name if module + "." in fullnames.RANDOM_MODULES else None
+
+
+def key_by_its_making(api: CheckerPluginInterface, arg: Expression, depth: int = 0) -> bool:
+    """Whether ``arg`` is certainly a PRNG key (or keys) by its making: a call of one of
+    ``KEY_MAKERS`` or of ``split``, an item of what ``split`` made (``keys[0]``), an item
+    unpacked from it (``key, subkey = split(key)``), or a variable of the module every binding
+    of which is one of these. Not where any binding is something else or cannot be read (a
+    parameter, a ``for`` target): a seed may be an integer array."""
+    made = random_function(arg)
+    if made in KEY_MAKERS or made == KEYS_MAKER:
+        return True
+    if isinstance(arg, IndexExpr) and not isinstance(arg.index, TupleExpr):
+        return keys_by_their_making(api, arg.base, depth)
+    values = bound_values(api, arg, depth)
+    return bool(values) and all(
+        keys_by_their_making(api, value, depth + 1) if unpacked else key_by_its_making(api, value, depth + 1) for value, unpacked in values
+    )
+
+
+def keys_by_their_making(api: CheckerPluginInterface, arg: Expression, depth: int) -> bool:
+    """Whether ``arg`` is certainly an array of keys that ``split`` made: its call, or a variable
+    every binding of which is one."""
+    if random_function(arg) == KEYS_MAKER:
+        return True
+    values = bound_values(api, arg, depth)
+    return bool(values) and all(not unpacked and keys_by_their_making(api, value, depth + 1) for value, unpacked in values)
+
+
+def bound_values(api: CheckerPluginInterface, arg: Expression, depth: int) -> list[tuple[Expression, bool]]:
+    """What every binding of the variable ``arg`` binds it to (``Bindings.bound_values``); empty
+    for anything else, and past ``BINDINGS_FOLLOWED``."""
+    if not isinstance(arg, NameExpr) or depth > BINDINGS_FOLLOWED:
+        return []
+    tree = mypy_internals.module_tree(api)
+    return (bindings.of(tree).bound_values(arg) if tree is not None else None) or []
+
+
 def dtype_kind(arg: Expression) -> tuple[str, str] | None:
     """The kind of the dtype written (``jnp.float32``, ``np.uint8``, ``int``, ``"int32"``) and its
     name; None for anything not spelled out."""
@@ -209,6 +277,9 @@ def check_random(function: str) -> Callable[[FunctionContext], Type]:
             for arg, typ in passed(ctx, "seed"):
                 if float_by_its_making(arg, typ) and bindings.holds(ctx.api, arg):
                     report_seed(ctx.api, ctx.context, arg, callee, scalar_kinds(typ) or "a float")
+                    continue
+                if key_by_its_making(ctx.api, arg):
+                    report_key_as_seed(ctx.api, arg, callee)
         if dtypes is not None:
             for arg, _ in passed(ctx, "dtype"):
                 written = dtype_kind(arg)
@@ -242,6 +313,12 @@ def report_seed(api: CheckerPluginInterface, call: CallExpr, arg: Expression, ca
     arguments = arguments_source(call.arg_kinds, call.arg_names, [as_int if each is arg else each for each in call.args])
     advice = PASS_AN_INTEGER.format(call=f"{callee}({', '.join(arguments)})") if arguments and "complex" not in value else INTEGER_SEED
     reporting.error_with_notes(api, arg, KEY_CODE, NOT_AN_INTEGER.format(callee=callee, value=value), [advice])
+
+
+def report_key_as_seed(api: CheckerPluginInterface, arg: Expression, callee: str) -> None:
+    """A key where a seed goes (``jax.random.PRNGKey(key)``), with ``split`` named as the module can."""
+    split, _ = checked_module.reference(api, RANDOM, "split")
+    reporting.error_with_notes(api, arg, KEY_CODE, KEY_AS_SEED.format(callee=callee), [USE_THE_KEY.format(split=split)])
 
 
 def report_dtype(api: CheckerPluginInterface, arg: Expression, callee: str, function: str, dtype: str) -> None:
