@@ -37,12 +37,14 @@ PYTEST = re.compile(r"^=*\s*(?P<summary>\d+ passed.*?) in [\d.]+s")
 DISK_SAMPLE_SECONDS = 20
 
 
-def bytes_under(*folders: Path) -> int:
-    """The disk the files under ``folders`` take, each hard-linked file once."""
+def bytes_under(*folders: Path) -> dict[str, int]:
+    """The disk the files under ``folders`` take, each hard-linked file once, by the folder two
+    levels down that holds them (``jax-stubs/.venv-test``, ``tmp/pytest-of-root``)."""
     seen: set[tuple[int, int]] = set()
-    total = 0
+    held: dict[str, int] = {}
     for folder in folders:
         for parent, _, files in os.walk(folder):
+            group = "/".join(Path(parent).relative_to(folder.parent).parts[:3])
             for name in files:
                 try:
                     stat = os.lstat(os.path.join(parent, name))
@@ -50,29 +52,41 @@ def bytes_under(*folders: Path) -> int:
                     continue
                 if (stat.st_dev, stat.st_ino) not in seen:
                     seen.add((stat.st_dev, stat.st_ino))
-                    total += stat.st_blocks * 512
-    return total
+                    held[group] = held.get(group, 0) + stat.st_blocks * 512
+    return held
 
 
 class PeakDisk:
-    """The most that ``folders`` held at once above what they held at the start, sampled on a thread."""
+    """The most that ``folders`` held at once above what they held at the start, sampled on a
+    thread: when, and the folders that held the most then."""
 
     def __init__(self, *folders: Path) -> None:
         self.folders = folders
-        self.start = bytes_under(*folders)
+        self.start = sum(bytes_under(*folders).values())
+        self.started = time.monotonic()
         self.peak = 0
+        self.peak_at = 0.0
+        self.peak_held: dict[str, int] = {}
         self.done = threading.Event()
         self.thread = threading.Thread(target=self.sample, daemon=True)
         self.thread.start()
 
     def sample(self) -> None:
         while not self.done.wait(DISK_SAMPLE_SECONDS):
-            self.peak = max(self.peak, bytes_under(*self.folders) - self.start)
+            held = bytes_under(*self.folders)
+            if sum(held.values()) - self.start > self.peak:
+                self.peak, self.peak_at, self.peak_held = sum(held.values()) - self.start, time.monotonic() - self.started, held
 
-    def stop(self) -> int:
+    def stop(self) -> dict[str, object]:
         self.done.set()
         self.thread.join()
-        return self.peak
+        largest = sorted(self.peak_held.items(), key=lambda item: -item[1])[:8]
+        return {
+            "peak_disk_gb": round(self.peak / 1e9, 1),
+            "peak_disk_at_seconds": round(self.peak_at),
+            "peak_disk_largest_gb": {group: round(size / 1e9, 2) for group, size in largest},
+            "disk_sampled_every_seconds": DISK_SAMPLE_SECONDS,
+        }
 
 
 def main() -> int:
@@ -111,8 +125,7 @@ def main() -> int:
             "cpu_seconds": round((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)),
             "stages": stages,
             "pytest": summaries[0] if summaries else "",
-            "peak_disk_gb": round(peak_disk / 1e9, 1),
-            "disk_sampled_every_seconds": DISK_SAMPLE_SECONDS,
+            **peak_disk,
         },
         given_revision=revision,
     )
