@@ -63,6 +63,7 @@ FIGURES: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
     "ci.wall_minutes": ("ci.json", lambda result: minutes(result["wall_seconds"])),
     "ci.cpu_minutes": ("ci.json", lambda result: minutes(result["cpu_seconds"])),
     "ci.pytest": ("ci.json", lambda result: result["pytest"]),
+    "ci.peak_disk_gb": ("ci.json", lambda result: f"{result['peak_disk_gb']:.1f}"),
     "sweep.plugin_share": ("sweep.json", lambda result: f"{100 * result['plugin_time']['estimated_share']:.2f} %"),
     "sweep.unexplained": ("sweep.json", lambda result: str(len(result["unexplained"]))),
     "sweep.jit_uses": ("sweep.json", lambda result: str(result["size"]["jit_uses"])),
