@@ -74,8 +74,9 @@ class PeakDisk:
     def sample(self) -> None:
         while not self.done.wait(DISK_SAMPLE_SECONDS):
             held = bytes_under(*self.folders)
-            if sum(held.values()) - self.start > self.peak:
-                self.peak, self.peak_at, self.peak_held = sum(held.values()) - self.start, time.monotonic() - self.started, held
+            grown = sum(held.values()) - self.start
+            if grown > self.peak:
+                self.peak, self.peak_at, self.peak_held = grown, time.monotonic() - self.started, held
 
     def stop(self) -> dict[str, object]:
         self.done.set()

@@ -10,8 +10,8 @@ parameters' names (an array for ``x``, ``0`` for ``axis``, ``(4,)`` for ``shape`
 for ``key``), trying the arrays of ``ARRAYS`` in turn until the call runs under ``jax.jit`` with
 every argument concrete (traced and lowered, not compiled: what a traced value makes JAX raise,
 it raises while tracing, and the tables of 0.4.31, 0.7.2 and 0.10.2 came out the same as with
-each call compiled and run, in a quarter of the time); then it passes one parameter at a time as an argument of the jitted
-function, so that it arrives traced (a shape's first size, ``(n, ...)``, as users write it), and
+each call compiled and run, in a quarter of the time); then it passes one parameter at a time
+as an argument of the jitted function, so that it arrives traced (a shape's first size, ``(n, ...)``, as users write it), and
 records what the call raises. A parameter that raises traced is also given a list where it was
 given a tuple or a number (``list``: what a list there raises, concrete: whether it must be
 hashable), and a tracer written the other way users write it (``traced in a tuple`` for an

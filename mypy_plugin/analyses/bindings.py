@@ -310,18 +310,25 @@ class Bindings:
             elif callee.name in UNREAD_STORES:
                 self.stored(callee.expr, BoundValue(None, None, typing=False))
 
-    def assigned(self, target: Expression, value: Expression | None, receiver: str | None, info: TypeInfo | None) -> None:
+    def assigned(
+        self,
+        target: Expression,
+        value: Expression | None,
+        receiver: str | None,
+        info: TypeInfo | None,
+        unpacked_from: Expression | None = None,
+    ) -> None:
+        """``unpacked_from``: the value a name target is one item of (``a, b = value``)."""
         if isinstance(target, NameExpr):
             self.assignments[target.name] = self.assignments.get(target.name, 0) + 1
-            self.named(target, BoundValue(value, source_of(value, target), typing=True))
+            self.named(target, BoundValue(value, source_of(value, target), typing=True, unpacked_from=unpacked_from))
         elif isinstance(target, (TupleExpr, ListExpr)):
             items = value.items if isinstance(value, (TupleExpr, ListExpr)) and len(value.items) == len(target.items) else None
             for position, item in enumerate(target.items):
-                if items is None and value is not None and isinstance(item, NameExpr):
-                    self.assignments[item.name] = self.assignments.get(item.name, 0) + 1
-                    self.named(item, BoundValue(None, None, typing=True, unpacked_from=value))
-                else:
-                    self.assigned(item, items[position] if items is not None else None, receiver, info)
+                if items is not None:
+                    self.assigned(item, items[position], receiver, info)
+                else:  # a nested target's items get None: they are items of an item
+                    self.assigned(item, None, receiver, info, unpacked_from=value)
         elif isinstance(target, IndexExpr):
             self.stored(target.base, BoundValue(value, None, typing=False))
         elif isinstance(target, MemberExpr) and info is not None and isinstance(target.expr, NameExpr) and target.expr.name == receiver:
