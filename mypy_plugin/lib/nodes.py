@@ -8,7 +8,7 @@ there, without recursion (a deep expression is walked with a stack).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from mypy.nodes import (
     AssertStmt,
@@ -61,7 +61,7 @@ from mypy.nodes import (
 from mypy_plugin.lib import statements
 
 
-def walk(found: list[Statement], into_lambdas: bool = True) -> Iterator[Node]:
+def walk(found: Sequence[Node], into_lambdas: bool = True) -> Iterator[Node]:
     """Every node in ``found``, in the blocks inside them and in the bodies defined there (a
     lambda's body only ``into_lambdas``), in the order they are written."""
     pending: list[Node] = list(reversed(found))
@@ -72,9 +72,11 @@ def walk(found: list[Statement], into_lambdas: bool = True) -> Iterator[Node]:
             pending.extend(reversed(children(node)))
 
 
-def calls_in(found: list[Statement]) -> Iterator[CallExpr]:
-    """Every call in ``found``, in the blocks inside them and in the bodies defined there."""
-    return (node for node in walk(found) if isinstance(node, CallExpr))
+def calls_written_by(statement: Statement) -> Iterator[CallExpr]:
+    """Every call in ``statement``'s own expressions: for a compound statement its header (the
+    test of ``if``, the decorators of a ``def``), not the blocks inside it."""
+    own = [part for part in statement_parts(statement) if isinstance(part, Expression)]
+    return (node for node in walk(own) if isinstance(node, CallExpr))
 
 
 def calls_run_by(found: list[Statement]) -> Iterator[CallExpr]:

@@ -265,26 +265,30 @@ def check_random(function: str) -> Callable[[FunctionContext], Type]:
     dtypes = DTYPES.get(function)
 
     def hook(ctx: FunctionContext) -> Type:
-        if not isinstance(ctx.context, CallExpr):
+        call = ctx.context
+        if not isinstance(call, CallExpr):
             return ctx.default_return_type
-        callee = source(ctx.context.callee) or f"jax.random.{function}"
+
+        def callee() -> str:
+            """The function as the call writes it, for a report (most calls make none)."""
+            return source(call.callee) or f"jax.random.{function}"
+
         if key_parameter is not None:
             for arg, typ in passed(ctx, key_parameter):
                 value = scalar_kinds(typ)
                 if value is not None and bindings.holds(ctx.api, arg):
-                    report_key(ctx.api, arg, callee, value)
+                    report_key(ctx.api, arg, callee(), value)
         if function in SEEDED:
             for arg, typ in passed(ctx, "seed"):
                 if float_by_its_making(arg, typ) and bindings.holds(ctx.api, arg):
-                    report_seed(ctx.api, ctx.context, arg, callee, scalar_kinds(typ) or "a float")
-                    continue
-                if key_by_its_making(ctx.api, arg):
-                    report_key_as_seed(ctx.api, arg, callee)
+                    report_seed(ctx.api, call, arg, callee(), scalar_kinds(typ) or "a float")
+                elif scalar_kinds(typ) is None and key_by_its_making(ctx.api, arg):  # a number is no key
+                    report_key_as_seed(ctx.api, arg, callee())
         if dtypes is not None:
             for arg, _ in passed(ctx, "dtype"):
                 written = dtype_kind(arg)
                 if written is not None and written[0] not in dtypes[0]:
-                    report_dtype(ctx.api, arg, callee, function, written[1])
+                    report_dtype(ctx.api, arg, callee(), function, written[1])
         return ctx.default_return_type
 
     return hook

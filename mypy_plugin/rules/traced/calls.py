@@ -10,6 +10,7 @@ tracers (a helper) is walked with them on its parameters, up to ``HELPER_DEPTH``
 from __future__ import annotations
 
 import string
+from collections.abc import Callable
 from typing import Final
 
 from mypy.nodes import (
@@ -245,7 +246,8 @@ class Calls:
         if method in sites.CONVERTING_METHODS:
             self.trace.site(CONVERT, node, node.callee.expr, f'".{method}()"')
             return None
-        self.concrete_arguments(node, contract.ARRAY_METHOD_PREFIX + method, contract.method_parameters(method), args, f'".{method}()"')
+        entry = contract.ARRAY_METHOD_PREFIX + method
+        self.concrete_arguments(node, entry, contract.method_parameters(method), args, lambda: f'".{method}()"')
         if contract.method_makes_shape(method) and "size" not in node.arg_names:
             self.trace.site(NO_SIZE, node, node.callee.expr, f'".{method}()"')
         return TRACED
@@ -253,14 +255,17 @@ class Calls:
     def sizes(self, node: CallExpr, fullname: str, args: list[State], positional: list[tuple[Expression, State]]) -> None:
         """A JAX function given a tracer where it needs a Python value (``contract``: a shape, a
         size, an axis), or one whose result's shape depends on traced values without ``size=``."""
-        self.concrete_arguments(node, fullname, contract.concrete_parameters(fullname), args, called_as(node.callee, fullname))
+        self.concrete_arguments(node, fullname, contract.concrete_parameters(fullname), args, lambda: called_as(node.callee, fullname))
         shape_making = contract.makes_shape(fullname) or (fullname == fullnames.JAX_NUMPY_WHERE and len(node.args) == 1)
         if shape_making and "size" not in node.arg_names and any(is_traced(state) for _, state in positional):
             self.trace.site(NO_SIZE, node, next(arg for arg, state in positional if is_traced(state)), called_as(node.callee, fullname))
 
-    def concrete_arguments(self, node: CallExpr, entry: str, parameters: tuple[Concrete, ...], args: list[State], construct: str) -> None:
+    def concrete_arguments(
+        self, node: CallExpr, entry: str, parameters: tuple[Concrete, ...], args: list[State], construct: Callable[[], str]
+    ) -> None:
         """The first parameter of ``parameters`` that ``node`` gives a tracer: a shape
-        (``SHAPE_ARGUMENT``) or a setting (``SETTING_ARGUMENT``), with what JAX raises there."""
+        (``SHAPE_ARGUMENT``) or a setting (``SETTING_ARGUMENT``), with what JAX raises there
+        and ``construct``'s text, made only for a site."""
         if entry in contract.SIZE_FIXED_BY and contract.SIZE_FIXED_BY[entry] in node.arg_names:
             return
         for parameter in parameters:
@@ -273,9 +278,9 @@ class Calls:
             if not raises:
                 continue  # written this way, a tracer runs there
             if parameter.shape:
-                self.trace.site(SHAPE_ARGUMENT, node, value, construct, entry, raises)
+                self.trace.site(SHAPE_ARGUMENT, node, value, construct(), entry, raises)
             else:
-                self.trace.site(SETTING_ARGUMENT, node, value, f'"{parameter.name}" of {construct}', entry, raises)
+                self.trace.site(SETTING_ARGUMENT, node, value, f'"{parameter.name}" of {construct()}', entry, raises)
             return
 
     def follow(self, node: CallExpr, args: list[State], env: Env) -> tuple[State] | None:

@@ -17,6 +17,7 @@ site too: ``rules/traced/leaks.py`` finds where the module uses it after the cal
 
 from __future__ import annotations
 
+import functools
 from typing import Final
 
 from mypy.nodes import (
@@ -88,9 +89,6 @@ class Walk(flow.Flow[Env]):
         self.top_level = {id(statement) for statement in transformed.function.body.body} if depth == 0 else set()
         """The statements of the transformed function's own body, which run on every call: a
         store there certainly happens (``stored``)."""
-        self.local_names = statements.assigned_names(transformed.function.body) | {
-            arg.variable.name for arg in mypy_internals.parameters(transformed.function) or []
-        }
 
     def run(self) -> list[Site]:
         leaf = ITEM if self.transformed.arrays_only else CANDIDATE
@@ -202,6 +200,12 @@ class Walk(flow.Flow[Env]):
     def kept_outside(self, node: Expression) -> bool:
         """A name the function neither binds nor takes: a global or a closure's variable."""
         return isinstance(node, NameExpr) and node.name not in self.local_names
+
+    @functools.cached_property
+    def local_names(self) -> set[str]:
+        """The names the transformed function binds or takes, read where a store is first met."""
+        function = self.transformed.function
+        return statements.assigned_names(function.body) | {arg.variable.name for arg in mypy_internals.parameters(function) or []}
 
     def leak(self, value: Expression, holder: Expression, how: str = sites.ASSIGNED) -> None:
         if self.guarded:
