@@ -108,6 +108,10 @@ class BoundValue:
         """The value the variable is one item of, where it is unpacked (``a, b = value``)."""
 
 
+TARGETS: Final = frozenset({OperatorAssignmentStmt, ForStmt, WithStmt, TryStmt, DelStmt})
+"""The other statements that bind names (``Bindings.statement``)."""
+
+
 class Mentions:
     """Every mention of a name in a module, or in a function with the functions defined in it,
     but the one that defines it (a binding again counts), with the call it is the callee of (or
@@ -121,20 +125,28 @@ class Mentions:
             expressions = [node for node in nodes.walk(body) if isinstance(node, Expression)]
         # exact types: mypy's compiled classes have no subclasses here, and the test is the
         # cost of this loop over every expression read
-        callees = {id(e.callee): e for e in expressions if type(e) is CallExpr and type(e.callee) is NameExpr}
-        self.by_name: dict[str, list[tuple[NameExpr, CallExpr | None]]] = {}
+        self.by_name: dict[str, list[NameExpr]] = {}
+        self.callee_of: dict[int, CallExpr] = {}
+        """The call each name is the callee of, by the name's id."""
         for expression in expressions:
-            if type(expression) is NameExpr and not expression.is_new_def:
-                self.by_name.setdefault(expression.name, []).append((expression, callees.get(id(expression))))
+            if type(expression) is NameExpr:
+                if not expression.is_new_def:
+                    found = self.by_name.get(expression.name)
+                    if found is None:
+                        self.by_name[expression.name] = [expression]
+                    else:
+                        found.append(expression)
+            elif type(expression) is CallExpr and type(expression.callee) is NameExpr:
+                self.callee_of[id(expression.callee)] = expression
 
     def calls(self, name: str, node: object) -> list[CallExpr]:
         """The calls of ``name`` where it refers to ``node``."""
-        return [call for use, call in self.by_name.get(name, []) if call is not None and use.node is node]
+        return [self.callee_of[id(use)] for use in self.by_name.get(name, []) if use.node is node and id(use) in self.callee_of]
 
     def escapes(self, name: str, node: object) -> bool:
         """Whether ``name``, referring to ``node``, is used other than called, or bound again
         (which binding a call sees is then not known)."""
-        return any(call is None and use.node is node for use, call in self.by_name.get(name, []))
+        return any(use.node is node and id(use) not in self.callee_of for use in self.by_name.get(name, []))
 
 
 class Bindings:
@@ -257,20 +269,22 @@ class Bindings:
         global's first binding is the one at the top level, wherever a function is written)."""
         functions: list[tuple[FuncDef, TypeInfo | None]] = []
         self.body(body, receiver, info, functions)
+        functions.reverse()  # a stack: the first function found last
         while functions:
-            function, owner = functions.pop(0)
+            function, owner = functions.pop()
             self.parameters(function)
             inner: list[tuple[FuncDef, TypeInfo | None]] = []
             self.body(function.body.body, first_parameter(function) if owner is not None else None, owner, inner)
-            functions += [(nested, None) for nested, _ in inner]
+            functions[:0] = [(nested, None) for nested, _ in reversed(inner)]
 
     def body(
         self, body: list[Statement], receiver: str | None, info: TypeInfo | None, functions: list[tuple[FuncDef, TypeInfo | None]]
     ) -> None:
-        pending = list(body)
+        pending = body[::-1]  # a stack: the next statement last
         while pending:
-            statement = pending.pop(0)
-            pending[:0] = [s for block in statements.compound_blocks(statement) for s in block.body]
+            statement = pending.pop()
+            if type(statement) in statements.COMPOUND:  # its blocks' statements come next
+                pending += [s for block in reversed(statements.compound_blocks(statement)) for s in reversed(block.body)]
             if isinstance(statement, (FuncDef, Decorator, OverloadedFuncDef)):
                 functions += [(function, info) for function in defined_functions(statement)]
             elif isinstance(statement, ClassDef):
@@ -283,9 +297,19 @@ class Bindings:
             self.bind(argument.variable, BoundValue(None, None, typing=True))
 
     def statement(self, node: Statement, receiver: str | None, info: TypeInfo | None) -> None:
-        if isinstance(node, AssignmentStmt):
+        # by exact class, the commonest first: this runs for every statement of a module
+        if type(node) is AssignmentStmt:
             for target in node.lvalues:
                 self.assigned(target, node.rvalue, receiver, info)
+        elif type(node) is ExpressionStmt:
+            if type(node.expr) is CallExpr and type(node.expr.callee) is MemberExpr:
+                call, callee = node.expr, node.expr.callee
+                if callee.name in ITEM_STORES and len(call.args) > ITEM_STORES[callee.name]:
+                    self.stored(callee.expr, BoundValue(call.args[ITEM_STORES[callee.name]], None, typing=False))
+                elif callee.name in UNREAD_STORES:
+                    self.stored(callee.expr, BoundValue(None, None, typing=False))
+        elif type(node) not in TARGETS:
+            return
         elif isinstance(node, OperatorAssignmentStmt):
             if isinstance(node.lvalue, NameExpr):
                 self.named(node.lvalue, BoundValue(node.lvalue, node.lvalue, typing=False))
@@ -303,12 +327,6 @@ class Bindings:
                     self.unknown_targets(variable)
         elif isinstance(node, DelStmt):
             self.unknown_targets(node.expr)
-        elif isinstance(node, ExpressionStmt) and isinstance(node.expr, CallExpr) and isinstance(node.expr.callee, MemberExpr):
-            call, callee = node.expr, node.expr.callee
-            if callee.name in ITEM_STORES and len(call.args) > ITEM_STORES[callee.name]:
-                self.stored(callee.expr, BoundValue(call.args[ITEM_STORES[callee.name]], None, typing=False))
-            elif callee.name in UNREAD_STORES:
-                self.stored(callee.expr, BoundValue(None, None, typing=False))
 
     def assigned(
         self,
@@ -340,9 +358,12 @@ class Bindings:
             self.bind(target.node, binding)
 
     def bind(self, var: Var, binding: BoundValue) -> None:
-        found = self.of_var.setdefault(id(var), [])
-        binding.typing = binding.typing and not found  # mypy infers from the first binding only
-        found.append(binding)
+        found = self.of_var.get(id(var))
+        if found is None:
+            self.of_var[id(var)] = [binding]
+        else:
+            binding.typing = False  # mypy infers from the first binding only
+            found.append(binding)
 
     def stored(self, container: Expression, binding: BoundValue) -> None:
         if isinstance(container, NameExpr) and isinstance(container.node, Var):

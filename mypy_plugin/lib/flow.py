@@ -110,6 +110,8 @@ class Flow(Generic[PathState]):
         return False
 
     def statement(self, node: Statement, state: PathState) -> bool:
+        if type(node) not in statements.COMPOUND:  # most statements: one test by exact class
+            return self.simple(node, state)
         if isinstance(node, IfStmt):
             return self.if_statement(node, state)
         if isinstance(node, (WhileStmt, ForStmt)):

@@ -9,6 +9,8 @@ statements are their own.
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy.nodes import (
     AssignmentStmt,
     Block,
@@ -32,6 +34,10 @@ from mypy.nodes import (
 from mypy.patterns import AsPattern, ClassPattern, MappingPattern, OrPattern, Pattern, SequencePattern, StarredPattern
 
 from mypy_plugin.lib import mypy_internals
+
+COMPOUND: Final = frozenset({IfStmt, WhileStmt, ForStmt, WithStmt, TryStmt, MatchStmt, Block})
+"""The classes of the statements that hold blocks (``compound_blocks``), for a test by exact
+class where a reader looks at every statement of a module."""
 
 
 def compound_blocks(statement: Statement) -> list[Block]:

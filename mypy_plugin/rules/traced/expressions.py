@@ -13,16 +13,21 @@ from typing import Final
 from mypy.nodes import (
     LDEF,
     AssignmentExpr,
+    BytesExpr,
     CallExpr,
     ComparisonExpr,
+    ComplexExpr,
     ConditionalExpr,
     DictExpr,
     DictionaryComprehension,
+    EllipsisExpr,
     Expression,
     FloatExpr,
     FuncDef,
     GeneratorExpr,
     IndexExpr,
+    IntExpr,
+    LambdaExpr,
     ListComprehension,
     ListExpr,
     MemberExpr,
@@ -75,6 +80,11 @@ COMPREHENSION_CONDITION: Final = "a comprehension condition"
 """Constructs that test a value, as messages name them."""
 
 
+NOT_FOLLOWED: Final = frozenset({IntExpr, FloatExpr, ComplexExpr, StrExpr, BytesExpr, EllipsisExpr, LambdaExpr})
+"""Expressions whose value is no tracer and that hold no site (a lambda's body is walked where
+it is called), answered before the other tests."""
+
+
 class Expressions:
     """The evaluation of expressions for one walk (``trace.Trace``), which records the sites
     found inside them and evaluates calls."""
@@ -88,6 +98,8 @@ class Expressions:
             if node.kind == LDEF and node.name not in self.trace.outside and node.name in env:
                 return env[node.name]
             return self.from_outside(node)
+        if type(node) in NOT_FOLLOWED:
+            return None
         if isinstance(node, MemberExpr):
             base = self.value(node.expr, env)
             if node.name in sites.CONCRETE_ATTRIBUTES:
