@@ -178,6 +178,7 @@ RULES = (
                 r"^JAX encountered invalid PRNG key data|^PRNG key seed must be an integer|"
                 r"^(?:PRNGKey|key) accepts a scalar seed, but was given"
             ),
+            ("jax-prng-key", "ValueError"): re.compile(r"^\w+ accepts a single key, but was given a key array of shape"),
             ("jax-random-dtype", "ValueError"): re.compile(r"^dtype argument to `\w+` must be an? [\w ]+ dtype|^Invalid integer data type"),
             ("jax-random-dtype", "TypeError"): re.compile(r"^randint only accepts integer dtypes"),
         },

@@ -137,7 +137,7 @@ UNSUPPORTED_FUNCTION: Final = ErrorCode(
 
 PRNG_KEY: Final = ErrorCode(
     "jax-prng-key",
-    "a seed where a PRNG key goes, or a float seed",
+    "a seed where a PRNG key goes, a float seed, or the keys of `split` where one key goes",
     CATEGORY,
 )
 

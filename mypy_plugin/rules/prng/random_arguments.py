@@ -4,7 +4,8 @@ One function hook per ``jax.random`` sampler reads its key (or seed) and its dty
 ``jax.Array`` or ``np.ndarray`` and anything typed ``Any`` are left alone. A variable declared
 ``float`` may hold an int (mypy lets an int stand for a float), so a seed is reported only where
 the value is a float by its making (``float_by_its_making``). A key is typed ``jax.Array`` like
-any array, so a key given as a seed is read from its making too (``key_by_its_making``). A dtype
+any array, so a key given as a seed is read from its making too (``key_by_its_making``), and so
+is the array of keys ``split`` makes, given where one key goes (``keys_by_their_making``). A dtype
 is read where it is written: ``jnp.float32``, ``np.int32``, ``float``, ``"int32"``.
 """
 
@@ -110,7 +111,8 @@ KEY_FIRST: Final = (
     "rademacher",
     "split",
 )
-"""The functions whose first parameter ``key`` must be a key (``clone`` checks nothing)."""
+"""The functions whose first parameter ``key`` must be one key (``clone`` checks nothing; an
+array of keys raises ``ValueError`` in each, measured on JAX 0.4.31, 0.7.2 and 0.10.2)."""
 KEY_PARAMETERS: Final = {**dict.fromkeys(KEY_FIRST, "key"), "key_data": "keys", "key_impl": "keys"}
 SEEDED: Final = ("key", "PRNGKey")
 KEY_MAKERS: Final = ("key", "PRNGKey", "fold_in", "clone", "wrap_key_data")
@@ -157,6 +159,8 @@ MAKE_A_KEY: Final = 'Make a key once, "key = {key}({seed})", and split it for ea
 NOT_AN_INTEGER: Final = 'Seed of "{callee}" is {value}, not an integer; JAX raises TypeError'
 PASS_AN_INTEGER: Final = 'Pass an integer seed: "{call}"'
 INTEGER_SEED: Final = "Pass an integer seed"
+KEYS_AS_KEY: Final = 'Key of "{callee}" is the array of keys "{split}" made, not one key; JAX raises ValueError'
+ONE_KEY_EACH: Final = 'Unpack one key for each use ("key, subkey = {split}(key)"), or map the call over the keys with "jax.vmap"'
 KEY_AS_SEED: Final = 'Seed of "{callee}" is a PRNG key, not an integer; JAX raises TypeError'
 USE_THE_KEY: Final = (
     'A key is made once from an integer; pass the key itself where a key goes, or derive new ones: "key, subkey = {split}(key)"'
@@ -276,8 +280,11 @@ def check_random(function: str) -> Callable[[FunctionContext], Type]:
         if key_parameter is not None:
             for arg, typ in passed(ctx, key_parameter):
                 value = scalar_kinds(typ)
-                if value is not None and bindings.holds(ctx.api, arg):
-                    report_key(ctx.api, arg, callee(), value)
+                if value is not None:
+                    if bindings.holds(ctx.api, arg):
+                        report_key(ctx.api, arg, callee(), value)
+                elif function in KEY_FIRST and keys_by_their_making(ctx.api, arg, 0):
+                    report_keys_as_key(ctx.api, arg, callee())
         if function in SEEDED:
             for arg, typ in passed(ctx, "seed"):
                 if float_by_its_making(arg, typ) and bindings.holds(ctx.api, arg):
@@ -317,6 +324,12 @@ def report_seed(api: CheckerPluginInterface, call: CallExpr, arg: Expression, ca
     arguments = arguments_source(call.arg_kinds, call.arg_names, [as_int if each is arg else each for each in call.args])
     advice = PASS_AN_INTEGER.format(call=f"{callee}({', '.join(arguments)})") if arguments and "complex" not in value else INTEGER_SEED
     reporting.error_with_notes(api, arg, KEY_CODE, NOT_AN_INTEGER.format(callee=callee, value=value), [advice])
+
+
+def report_keys_as_key(api: CheckerPluginInterface, arg: Expression, callee: str) -> None:
+    """The array of keys ``split`` made, given where one key goes (``jax.random.normal(keys)``)."""
+    split, _ = checked_module.reference(api, RANDOM, "split")
+    reporting.error_with_notes(api, arg, KEY_CODE, KEYS_AS_KEY.format(callee=callee, split=split), [ONE_KEY_EACH.format(split=split)])
 
 
 def report_key_as_seed(api: CheckerPluginInterface, arg: Expression, callee: str) -> None:
