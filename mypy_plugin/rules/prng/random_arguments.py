@@ -230,10 +230,12 @@ def key_by_its_making(api: CheckerPluginInterface, arg: Expression, depth: int =
 
 
 def keys_by_their_making(api: CheckerPluginInterface, arg: Expression, depth: int) -> bool:
-    """Whether ``arg`` is certainly an array of keys that ``split`` made: its call, or a variable
-    every binding of which is one."""
+    """Whether ``arg`` is certainly an array of keys that ``split`` made: its call (but with the
+    shape ``()``, which makes one key), or a variable every binding of which is one."""
     if random_function(arg) == KEYS_MAKER:
-        return True
+        assert isinstance(arg, CallExpr)  # random_function says so
+        shape = [value for value, name in zip(arg.args[1:], arg.arg_names[1:]) if name in (None, "num")]
+        return not (shape and isinstance(shape[0], TupleExpr) and not shape[0].items)
     values = bound_values(api, arg, depth)
     return bool(values) and all(not unpacked and keys_by_their_making(api, value, depth + 1) for value, unpacked in values)
 
