@@ -12,8 +12,6 @@ all known: they are then not complete (``Applied.complete``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from mypy.nodes import (
     ARG_OPT,
     ARG_POS,
@@ -27,8 +25,6 @@ from mypy.nodes import (
     FuncDef,
     ListExpr,
     NameExpr,
-    Node,
-    Statement,
     TupleExpr,
 )
 from mypy.plugin import CheckerPluginInterface
@@ -52,33 +48,8 @@ class Applied:
 NOT_FOUND = Applied([], False)
 
 
-_found: tuple[list[Statement], dict[Node, Applied]] | None = None
-"""The calls found of each transform in the tree checked now (by its statements, as
-``checked_module.enclosing_statements`` keeps its chains): several rules ask them of one
-transform, and mypy may run a transform's hooks more than once."""
-
-
-def remembered(api: CheckerPluginInterface, transform: Node, find: Callable[[], Applied]) -> Applied:
-    """What ``find`` gives for ``transform``, found once per tree checked; found afresh each
-    time in the daemon, which checks a tree again in place after other modules changed."""
-    global _found
-    tree = mypy_internals.module_tree(api)
-    if tree is None or api.options.fine_grained_incremental:
-        return find()
-    if _found is None or _found[0] is not tree.defs:
-        _found = (tree.defs, {})
-    known = _found[1].get(transform)
-    if known is None:
-        known = _found[1][transform] = find()
-    return known
-
-
 def calls_of_result(api: CheckerPluginInterface, transform: CallExpr) -> Applied:
     """The calls of what ``transform`` (``jax.grad(f, ...)``) returns."""
-    return remembered(api, transform, lambda: result_calls(api, transform))
-
-
-def result_calls(api: CheckerPluginInterface, transform: CallExpr) -> Applied:
     chain = checked_module.enclosing_statements(api, transform)
     if not chain:
         return NOT_FOUND
@@ -107,7 +78,7 @@ def calls_in_body(function: FuncDef, name: str, node: object) -> Applied:
 
 def calls_of_decorated(api: CheckerPluginInterface, decorator: Decorator) -> Applied:
     """The calls of a decorated function by its name."""
-    return remembered(api, decorator, lambda: calls_of_name(api, decorator.name, decorator))
+    return calls_of_name(api, decorator.name, decorator)
 
 
 def calls_of_name(api: CheckerPluginInterface, name: str, node: object) -> Applied:
