@@ -27,6 +27,7 @@ from mypy.nodes import (
     GDEF,
     LDEF,
     AssignmentStmt,
+    Block,
     BytesExpr,
     CallExpr,
     ClassDef,
@@ -41,6 +42,10 @@ from mypy.nodes import (
     FloatExpr,
     ForStmt,
     FuncDef,
+    GlobalDecl,
+    Import,
+    ImportAll,
+    ImportFrom,
     IndexExpr,
     IntExpr,
     ListComprehension,
@@ -48,12 +53,14 @@ from mypy.nodes import (
     MemberExpr,
     MypyFile,
     NameExpr,
+    NonlocalDecl,
     OperatorAssignmentStmt,
     OpExpr,
     OverloadedFuncDef,
     RefExpr,
     SetComprehension,
     SetExpr,
+    StarExpr,
     Statement,
     StrExpr,
     TryStmt,
@@ -67,7 +74,7 @@ from mypy.plugin import CheckerPluginInterface
 from mypy.types import AnyType, Instance, NoneType, TupleType, Type, get_proper_type
 
 from mypy_plugin.analyses.values import returned_type
-from mypy_plugin.lib import fullnames, mypy_internals, nodes, statements, types
+from mypy_plugin.lib import checked_module, fullnames, mypy_internals, nodes, statements, types
 
 ARRAY_KIND: Final = "jax.Array"
 """The kind of every JAX array (``jax.Array`` and its subclasses, tracers included)."""
@@ -108,8 +115,8 @@ class BoundValue:
         """The value the variable is one item of, where it is unpacked (``a, b = value``)."""
 
 
-TARGETS: Final = frozenset({OperatorAssignmentStmt, ForStmt, WithStmt, TryStmt, DelStmt})
-"""The other statements that bind names (``Bindings.statement``)."""
+TARGETS: Final = frozenset({OperatorAssignmentStmt, ForStmt, WithStmt, TryStmt, DelStmt, GlobalDecl, NonlocalDecl})
+"""The other statements that bind names, or say a function binds another scope's (``Bindings.statement``)."""
 
 
 class Mentions:
@@ -168,6 +175,9 @@ class Bindings:
         """How many ``name = ...`` (and unpackings) bind each name, anywhere in the module."""
         self.bindings_read = False
         self.mentions: Mentions | None = None
+        self.declared_outside: set[str] = set()
+        """The names a function of the module declares ``global`` or ``nonlocal``: a call may
+        bind them."""
 
     def read_bindings(self) -> None:
         if not self.bindings_read:
@@ -178,6 +188,11 @@ class Bindings:
         """Whether one assignment in the module binds ``name`` (``name = value``)."""
         self.read_bindings()
         return self.assignments.get(name, 0) == 1
+
+    def declared_outside_read(self) -> set[str]:
+        """``declared_outside``, once the module's bindings are read."""
+        self.read_bindings()
+        return self.declared_outside
 
     def mentions_read(self) -> Mentions:
         """The module's mentions of names, read where first asked."""
@@ -327,6 +342,8 @@ class Bindings:
                     self.unknown_targets(variable)
         elif isinstance(node, DelStmt):
             self.unknown_targets(node.expr)
+        elif isinstance(node, (GlobalDecl, NonlocalDecl)):
+            self.declared_outside.update(node.names)
 
     def assigned(
         self,
@@ -508,6 +525,60 @@ def defined_functions(statement: Statement) -> list[FuncDef]:
 def first_parameter(function: FuncDef) -> str | None:
     parameters = mypy_internals.parameters(function)
     return parameters[0].variable.name if parameters and not function.is_static else None
+
+
+def reaching_binding(api: CheckerPluginInterface, use: NameExpr) -> tuple[Expression, bool] | None:
+    """The value the variable ``use`` reads was last bound to on every path to it, with whether
+    it is one item of that value (``a, b = value``): bound by ``name = value`` (or unpacked) in a
+    statement before the one holding ``use``, in the same block, with no statement between them
+    binding the name. None where there is no such statement, where a function of the module
+    declares the name ``global`` or ``nonlocal`` (a call between might bind it), or where the tree
+    cannot be read."""
+    tree = mypy_internals.module_tree(api)
+    chain = checked_module.enclosing_statements(api, use)
+    if tree is None or not chain or not any(node is use for node in nodes.walk(chain[-1:])):
+        return None  # another statement on the line holds it
+    before = checked_module.statements_before(api, chain)
+    if not before or use.name in of(tree).declared_outside_read():
+        return None
+    for statement in reversed(before):
+        if isinstance(statement, AssignmentStmt):
+            found = assigned_value(statement, use)
+            if found is not None:
+                return found
+        if binds_name(statement, use.name):
+            return None
+    return None
+
+
+def assigned_value(statement: AssignmentStmt, use: NameExpr) -> tuple[Expression, bool] | None:
+    """What ``statement`` binds ``use``'s variable to (see ``reaching_binding``); None where it
+    does not bind it as ``name = value`` or as a name unpacked at the top of a target."""
+    for target in statement.lvalues:
+        if isinstance(target, NameExpr) and target.node is use.node and target.name == use.name:
+            return statement.rvalue, False
+        if isinstance(target, (TupleExpr, ListExpr)):
+            for position, item in enumerate(target.items):
+                if isinstance(item, NameExpr) and item.node is use.node and item.name == use.name:
+                    value = statement.rvalue
+                    if isinstance(value, (TupleExpr, ListExpr)) and len(value.items) == len(target.items):
+                        return value.items[position], False
+                    return (value, True) if not any(isinstance(each, StarExpr) for each in target.items) else None
+    return None
+
+
+def binds_name(statement: Statement, name: str) -> bool:
+    """Whether ``statement`` (or a statement inside it) may bind ``name``: an assignment, a loop,
+    ``with``, ``except``, ``match``, a ``def`` or ``class``, an import."""
+    if isinstance(statement, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)):
+        return statement.name == name
+    if isinstance(statement, ImportAll):
+        return True
+    if isinstance(statement, Import):
+        return any((alias or module.partition(".")[0]) == name for module, alias in statement.ids)
+    if isinstance(statement, ImportFrom):
+        return any((alias or imported) == name for imported, alias in statement.names)
+    return name in statements.assigned_names(Block([statement]))
 
 
 def holds(api: CheckerPluginInterface, node: Expression) -> bool:

@@ -187,6 +187,19 @@ def type_checking_condition(test: Expression) -> bool | None:
 def statements_after(api: CheckerPluginInterface, chain: list[Statement]) -> list[Statement] | None:
     """The statements that follow the innermost of ``chain`` (``enclosing_statements``) in its
     block; None when the tree cannot be read."""
+    found = block_holding(api, chain)
+    return found[0][found[1] + 1 :] if found is not None else None
+
+
+def statements_before(api: CheckerPluginInterface, chain: list[Statement]) -> list[Statement] | None:
+    """The statements that come before the innermost of ``chain`` in its block, in order; None
+    when the tree cannot be read."""
+    found = block_holding(api, chain)
+    return found[0][: found[1]] if found is not None else None
+
+
+def block_holding(api: CheckerPluginInterface, chain: list[Statement]) -> tuple[list[Statement], int] | None:
+    """The block that holds the innermost of ``chain``, and where it is in it."""
     tree = mypy_internals.module_tree(api)
     if not chain or tree is None:
         return None
@@ -196,7 +209,7 @@ def statements_after(api: CheckerPluginInterface, chain: list[Statement]) -> lis
     for block in blocks:
         index = next((i for i, statement in enumerate(block) if statement is holding), None)
         if index is not None:
-            return block[index + 1 :]
+            return block, index
     return None
 
 

@@ -241,12 +241,17 @@ def keys_by_their_making(api: CheckerPluginInterface, arg: Expression, depth: in
 
 
 def bound_values(api: CheckerPluginInterface, arg: Expression, depth: int) -> list[tuple[Expression, bool]]:
-    """What every binding of the variable ``arg`` binds it to (``Bindings.bound_values``); empty
-    for anything else, and past ``BINDINGS_FOLLOWED``."""
+    """What the variable ``arg`` holds where it is read: the binding every path to it passes last
+    (``bindings.reaching_binding``, for ``key = split(key, n)`` after ``key = PRNGKey(0)``), else
+    every binding of it (``Bindings.bound_values``); empty for anything else, and past
+    ``BINDINGS_FOLLOWED``."""
     if not isinstance(arg, NameExpr) or depth > BINDINGS_FOLLOWED:
         return []
     tree = mypy_internals.module_tree(api)
-    return (bindings.of(tree).bound_values(arg) if tree is not None else None) or []
+    if tree is None:
+        return []
+    reaching = bindings.reaching_binding(api, arg)
+    return [reaching] if reaching is not None else bindings.of(tree).bound_values(arg) or []
 
 
 def dtype_kind(arg: Expression) -> tuple[str, str] | None:
