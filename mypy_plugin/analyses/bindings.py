@@ -535,11 +535,16 @@ def reaching_binding(api: CheckerPluginInterface, use: NameExpr) -> tuple[Expres
     declares the name ``global`` or ``nonlocal`` (a call between might bind it), or where the tree
     cannot be read."""
     tree = mypy_internals.module_tree(api)
+    if tree is None:
+        return None
+    module = of(tree)
+    if use.name in module.declared_outside_read() or use.name not in module.assignments:
+        return None  # no assignment anywhere binds the name: the statements before are not searched
     chain = checked_module.enclosing_statements(api, use)
-    if tree is None or not chain or not any(node is use for node in nodes.walk(chain[-1:])):
+    if not chain or not any(node is use for node in nodes.walk(chain[-1:])):
         return None  # another statement on the line holds it
     before = checked_module.statements_before(api, chain)
-    if not before or use.name in of(tree).declared_outside_read():
+    if not before:
         return None
     for statement in reversed(before):
         if isinstance(statement, AssignmentStmt):

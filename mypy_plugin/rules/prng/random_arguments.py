@@ -215,9 +215,10 @@ def random_function(node: Expression) -> str | None:
 def key_by_its_making(api: CheckerPluginInterface, arg: Expression, depth: int = 0) -> bool:
     """Whether ``arg`` is certainly a PRNG key (or keys) by its making: a call of one of
     ``KEY_MAKERS`` or of ``split``, an item of what ``split`` made (``keys[0]``), an item
-    unpacked from it (``key, subkey = split(key)``), or a variable of the module every binding
-    of which is one of these. Not where any binding is something else or cannot be read (a
-    parameter, a ``for`` target): a seed may be an integer array."""
+    unpacked from it (``key, subkey = split(key)``), or a variable bound to one of these
+    (``bound_values``: the binding that reaches the call, else every binding). Not where a
+    binding read is something else or cannot be read (a parameter, a ``for`` target): a seed may
+    be an integer array."""
     made = random_function(arg)
     if made in KEY_MAKERS or made == KEYS_MAKER:
         return True
@@ -231,7 +232,7 @@ def key_by_its_making(api: CheckerPluginInterface, arg: Expression, depth: int =
 
 def keys_by_their_making(api: CheckerPluginInterface, arg: Expression, depth: int) -> bool:
     """Whether ``arg`` is certainly an array of keys that ``split`` made: its call (but with the
-    shape ``()``, which makes one key), or a variable every binding of which is one."""
+    shape ``()``, which makes one key), or a variable bound to one (``bound_values``)."""
     if random_function(arg) == KEYS_MAKER:
         assert isinstance(arg, CallExpr)  # random_function says so
         shape = [value for value, name in zip(arg.args[1:], arg.arg_names[1:]) if name in (None, "num")]
