@@ -26,6 +26,7 @@ from typing import Final
 from mypy.nodes import (
     GDEF,
     LDEF,
+    AssignmentExpr,
     AssignmentStmt,
     Block,
     BytesExpr,
@@ -135,6 +136,8 @@ class Mentions:
         self.by_name: dict[str, list[NameExpr]] = {}
         self.callee_of: dict[int, CallExpr] = {}
         """The call each name is the callee of, by the name's id."""
+        self.assignment_expressions: list[AssignmentExpr] = []
+        """Every ``(name := value)``: bindings inside expressions, which ``Bindings`` reads here."""
         for expression in expressions:
             if type(expression) is NameExpr:
                 if not expression.is_new_def:
@@ -145,6 +148,8 @@ class Mentions:
                         found.append(expression)
             elif type(expression) is CallExpr and type(expression.callee) is NameExpr:
                 self.callee_of[id(expression.callee)] = expression
+            elif type(expression) is AssignmentExpr:
+                self.assignment_expressions.append(expression)
 
     def calls(self, name: str, node: object) -> list[CallExpr]:
         """The calls of ``name`` where it refers to ``node``."""
@@ -183,6 +188,25 @@ class Bindings:
         if not self.bindings_read:
             self.bindings_read = True
             self.read(self.tree.defs, receiver=None, info=None)
+            self.assignment_expressions()
+
+    def assignment_expressions(self) -> None:
+        """Bind the target of every ``(name := value)``. Which binding of its variable comes
+        first is not known from here, so none of them counts as the one mypy typed it from,
+        unless it is the variable's only binding."""
+        for expression in self.mentions_read().assignment_expressions:
+            target = expression.target
+            self.assignments[target.name] = self.assignments.get(target.name, 0) + 1
+            if not isinstance(target.node, Var):
+                continue
+            found = self.of_var.get(id(target.node))
+            binding = BoundValue(expression.value, source_of(expression.value, target), typing=found is None)
+            if found is None:
+                self.of_var[id(target.node)] = [binding]
+            else:
+                for earlier in found:
+                    earlier.typing = False
+                found.append(binding)
 
     def assigned_once(self, name: str) -> bool:
         """Whether one assignment in the module binds ``name`` (``name = value``)."""

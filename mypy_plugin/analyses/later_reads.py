@@ -29,6 +29,7 @@ from typing import Any, Final, Protocol
 
 from mypy.nodes import (
     AssertStmt,
+    AssignmentExpr,
     AssignmentStmt,
     Block,
     BreakStmt,
@@ -63,7 +64,7 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface
 
 from mypy_plugin.analyses import transforms
-from mypy_plugin.lib import checked_module, flow, statements
+from mypy_plugin.lib import checked_module, flow, nodes, statements
 
 LEAVING: Final = (ReturnStmt, RaiseStmt, BreakStmt, ContinueStmt)
 """Statements that leave the block around the construct holding them."""
@@ -133,6 +134,8 @@ class FirstRead(flow.Flow[Path]):
         super().__init__()
         self.gone = gone
         self.found: Expression | None = None
+        self.rebound = False
+        """Whether the expression read now has bound the holder again (``expression``)."""
         self.uncertain = 0
         """How many constructs the reading is in whose block a run may skip (a branch, a loop's
         body, a handler, a case), or after one that may leave: reads there count only
@@ -158,9 +161,15 @@ class FirstRead(flow.Flow[Path]):
         return not state.bound and not self.guarded and self.found is None and certain
 
     def reads(self, node: Expression | None, state: Path) -> None:
-        """Take the first read in ``node``, where it counts."""
-        if node is not None and self.taking(state):
+        """Take the first read in ``node``, where it counts; after a ``(name := value)`` in it
+        that binds the holder (wherever it runs), the holder may hold something else."""
+        if node is None:
+            return
+        if self.taking(state):
+            self.rebound = False
             self.found = self.expression(node)
+        if self.found is None and not state.bound:
+            state.bound = any(type(part) is AssignmentExpr and self.gone.binds(part.target) for part in nodes.walk([node]))
 
     def simple(self, node: Statement, state: Path) -> bool:
         if isinstance(node, (ExpressionStmt, AssertStmt, ReturnStmt, RaiseStmt)):
@@ -228,11 +237,14 @@ class FirstRead(flow.Flow[Path]):
         return ended
 
     def expression(self, node: Expression) -> Expression | None:
-        """The first read in ``node``, in the order Python evaluates it."""
+        """The first read in ``node``, in the order Python evaluates it, until a ``(name :=
+        value)`` binds the holder (``rebound``)."""
         for child in evaluated_parts(node):
             found = self.gone.read(node, child) or self.expression(child)
-            if found is not None:
+            if found is not None or self.rebound:
                 return found
+        if type(node) is AssignmentExpr and self.gone.binds(node.target):
+            self.rebound = True
         return None
 
 
@@ -258,6 +270,8 @@ def evaluated_parts(node: Expression) -> list[Expression]:
         return [part for key, value in node.items for part in (key, value) if part is not None]
     if isinstance(node, ConditionalExpr):
         return [node.cond]
+    if isinstance(node, AssignmentExpr):
+        return [node.value]
     if isinstance(node, SliceExpr):
         return [part for part in (node.begin_index, node.end_index, node.stride) if part is not None]
     return []

@@ -18,7 +18,7 @@ from typing import Final
 
 from mypy.errorcodes import ErrorCode
 from mypy.errors import ErrorInfo
-from mypy.nodes import ArgKind, Argument, Context, Expression, FuncDef, FuncItem, MypyFile, TypeInfo
+from mypy.nodes import ArgKind, Argument, Block, Context, Expression, FuncDef, FuncItem, MypyFile, TypeInfo
 from mypy.options import Options
 from mypy.plugin import CheckerPluginInterface, Plugin
 from mypy.types import Instance, Type, TypedDictType, get_proper_type
@@ -269,11 +269,11 @@ def rechecked_modules(result: object) -> set[str] | None:
     return set(found) if isinstance(found, (set, frozenset)) else None
 
 
-def subexpressions(tree: MypyFile | FuncDef) -> list[Expression] | None:
+def subexpressions(tree: MypyFile | FuncDef | Block) -> list[Expression] | None:
     """``mypy.server.subexpr.get_subexpressions``: every expression of a module (or of a
-    function, with those of the functions defined in it), collected by mypy's own compiled
-    traverser, several times faster than a walk written here. Fallback: None, and callers walk
-    the tree themselves (``lib/nodes.py``)."""
+    function or a block, with those of the functions defined in it), collected by mypy's own
+    compiled traverser, several times faster than a walk written here. Fallback: None, and
+    callers walk the tree themselves (``lib/nodes.py``)."""
     try:
         from mypy.server.subexpr import get_subexpressions
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from mypy.nodes import (
+    AssignmentExpr,
     AssignmentStmt,
     Block,
     Expression,
@@ -103,8 +104,12 @@ def set_on_receiver(method: FuncItem) -> list[tuple[str, Expression]]:
 def assigned_names(block: Block) -> set[str]:
     """The names ``block`` binds anywhere in its statements: assignment and augmented assignment
     targets, loop variables, ``with ... as`` and ``except ... as`` names, the captures of
-    ``case`` patterns."""
-    targets: list[Expression] = []
+    ``case`` patterns, and the targets of ``(name := value)`` (those in the functions and lambdas
+    defined there too, which bind names of their own: the answer may name more than ``block``
+    binds, never fewer, where mypy's traverser can be used)."""
+    targets: list[Expression] = [
+        expression.target for expression in mypy_internals.subexpressions(block) or [] if type(expression) is AssignmentExpr
+    ]
     captured: set[str] = set()
     for statement in statements_in(block):
         if isinstance(statement, AssignmentStmt):
