@@ -102,6 +102,11 @@ def uninitialised(n: int) -> jax.Array:
     return jnp.ndarray((n, n))
 
 
+def pool_pairs(batch: jax.Array) -> jax.Array:
+    # torch: batch.view(batch.size(0) // 2, -1), ported with "/", which makes a float in Python 3.
+    return batch.reshape(batch.shape[0] / 2, -1)
+
+
 def momentum(params: jax.Array, velocity: jax.Array, steps: int) -> jax.Array:
     # torch: a loop updating two tensors in place, ported to lax.fori_loop; the body returns one of them.
     def step(i: int, state: tuple[jax.Array, jax.Array]) -> jax.Array:

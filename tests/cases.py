@@ -179,6 +179,10 @@ RULES = (
                 r"^(?:PRNGKey|key) accepts a scalar seed, but was given"
             ),
             ("jax-prng-key", "ValueError"): re.compile(r"^\w+ accepts a single key, but was given a key array of shape"),
+            ("jax-float-shape", "TypeError"): re.compile(
+                r"^Shapes must be 1D sequences of concrete values of integer type|^'float' object cannot be interpreted as an integer|"
+                r"^'float' object is not iterable|^broadcast_in_dim shape must have every element be an integer type"
+            ),
             ("jax-random-dtype", "ValueError"): re.compile(r"^dtype argument to `\w+` must be an? [\w ]+ dtype|^Invalid integer data type"),
             ("jax-random-dtype", "TypeError"): re.compile(r"^randint only accepts integer dtypes"),
         },

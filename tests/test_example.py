@@ -38,6 +38,7 @@ CALLS: dict[str, Callable[[Any], tuple[Any, ...]]] = {
     "clamp": lambda device: (jnp.arange(4.0),),
     "count_tokens": lambda device: (jnp.array([0, 1, 1]), 3),
     "uninitialised": lambda device: (3,),
+    "pool_pairs": lambda device: (jnp.arange(4.0),),
     "momentum": lambda device: (jnp.arange(4.0), jnp.zeros(4), 3),
     "sgd_step": lambda device: (jnp.arange(4.0), jnp.ones(4)),
     "train_step": lambda device: (jnp.arange(4.0), jnp.ones(4)),

@@ -43,6 +43,7 @@ ARGUMENTS = {
     "from_generator": (3,),
     "noise": (3,),
     "jitter": (3,),
+    "frames": (jnp.arange(4.0),),
     "running_peak": (jnp.arange(3.0),),
     "halve": (jnp.arange(3),),
     "halved_and_offset": (jnp.arange(3),),

@@ -580,6 +580,20 @@ def reaching_binding(api: CheckerPluginInterface, use: NameExpr) -> tuple[Expres
     return None
 
 
+def reaching_values(api: CheckerPluginInterface, use: Expression) -> list[tuple[Expression, bool]]:
+    """What the variable ``use`` holds where it is read, each with whether it is one item of the
+    value (``a, b = value``): the binding every path to it passes last (``reaching_binding``:
+    ``key = split(key, n)`` after ``key = PRNGKey(0)``), else every binding of it
+    (``Bindings.bound_values``); empty for anything else and where a binding cannot be read."""
+    if not isinstance(use, NameExpr):
+        return []
+    tree = mypy_internals.module_tree(api)
+    if tree is None:
+        return []
+    reaching = reaching_binding(api, use)
+    return [reaching] if reaching is not None else of(tree).bound_values(use) or []
+
+
 def assigned_value(statement: AssignmentStmt, use: NameExpr) -> tuple[Expression, bool] | None:
     """What ``statement`` binds ``use``'s variable to (see ``reaching_binding``); None where it
     does not bind it as ``name = value`` or as a name unpacked at the top of a target."""

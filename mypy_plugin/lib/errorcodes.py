@@ -135,6 +135,12 @@ UNSUPPORTED_FUNCTION: Final = ErrorCode(
     CATEGORY,
 )
 
+FLOAT_SHAPE: Final = ErrorCode(
+    "jax-float-shape",
+    "a float where JAX takes a shape or a size: `jnp.zeros((n / 2, d))`",
+    CATEGORY,
+)
+
 PRNG_KEY: Final = ErrorCode(
     "jax-prng-key",
     "a seed where a PRNG key goes, a float seed, or the keys of `split` where one key goes",

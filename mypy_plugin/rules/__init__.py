@@ -17,6 +17,7 @@ RULE_MODULES: Final[tuple[str, ...]] = (
     "traced.traced_values",
     "jit.jit_boundary",
     "arrays.numpy_arguments",
+    "arrays.float_shapes",
     "prng.random_arguments",
     "arrays.discarded_update",
     "transform_arguments.lax_structure",

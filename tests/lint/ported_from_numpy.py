@@ -87,6 +87,11 @@ def jitter(n):
     return jax.random.randint(key, (n,), 0, 4, dtype=jnp.float32)  # jax-random-dtype
 
 
+def frames(signal):
+    pairs = jnp.reshape(signal, (signal.shape[0] // 2, 2))
+    return jnp.reshape(signal, (signal.shape[0] / 2, 2))  # jax-float-shape
+
+
 def running_peak(signal):
     def step(peak, x):
         return jnp.maximum(peak, x)

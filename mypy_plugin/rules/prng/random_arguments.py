@@ -33,7 +33,7 @@ from mypy.plugin import CheckerPluginInterface, FunctionContext
 from mypy.types import Instance, LiteralType, Type
 
 from mypy_plugin.analyses import bindings
-from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internals, reporting
+from mypy_plugin.lib import checked_module, errorcodes, fullnames, reporting
 from mypy_plugin.lib.arguments import passed
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import arguments_source, source
@@ -242,17 +242,9 @@ def keys_by_their_making(api: CheckerPluginInterface, arg: Expression, depth: in
 
 
 def bound_values(api: CheckerPluginInterface, arg: Expression, depth: int) -> list[tuple[Expression, bool]]:
-    """What the variable ``arg`` holds where it is read: the binding every path to it passes last
-    (``bindings.reaching_binding``, for ``key = split(key, n)`` after ``key = PRNGKey(0)``), else
-    every binding of it (``Bindings.bound_values``); empty for anything else, and past
-    ``BINDINGS_FOLLOWED``."""
-    if not isinstance(arg, NameExpr) or depth > BINDINGS_FOLLOWED:
-        return []
-    tree = mypy_internals.module_tree(api)
-    if tree is None:
-        return []
-    reaching = bindings.reaching_binding(api, arg)
-    return [reaching] if reaching is not None else bindings.of(tree).bound_values(arg) or []
+    """What the variable ``arg`` holds where it is read (``bindings.reaching_values``); nothing
+    past ``BINDINGS_FOLLOWED``."""
+    return bindings.reaching_values(api, arg) if depth <= BINDINGS_FOLLOWED else []
 
 
 def dtype_kind(arg: Expression) -> tuple[str, str] | None:

@@ -1,0 +1,3 @@
+import jax.numpy as jnp
+
+print(jnp.arange(6).reshape(2, 3))

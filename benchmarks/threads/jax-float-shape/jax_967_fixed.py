@@ -1,0 +1,3 @@
+import jax.numpy as jnp
+
+print(jnp.zeros(1))
