@@ -120,24 +120,29 @@ TARGETS: Final = frozenset({OperatorAssignmentStmt, ForStmt, WithStmt, TryStmt, 
 """The other statements that bind names, or say a function binds another scope's (``Bindings.statement``)."""
 
 
+def every_expression(code: MypyFile | FuncDef) -> list[Expression]:
+    """Every expression of a module, or of a function with the functions defined in it: mypy's
+    own list (``mypy_internals.subexpressions``), else a walk."""
+    expressions = mypy_internals.subexpressions(code)
+    if expressions is None:
+        body = code.defs if isinstance(code, MypyFile) else code.body.body
+        expressions = [node for node in nodes.walk(body) if isinstance(node, Expression)]
+    return expressions
+
+
 class Mentions:
     """Every mention of a name in a module, or in a function with the functions defined in it,
     but the one that defines it (a binding again counts), with the call it is the callee of (or
     None), by name: from mypy's own list of the expressions (``mypy_internals.subexpressions``).
     Which node a name refers to is read when asked (``NameExpr.node``)."""
 
-    def __init__(self, code: MypyFile | FuncDef) -> None:
-        expressions = mypy_internals.subexpressions(code)
-        if expressions is None:
-            body = code.defs if isinstance(code, MypyFile) else code.body.body
-            expressions = [node for node in nodes.walk(body) if isinstance(node, Expression)]
+    def __init__(self, code: MypyFile | FuncDef, expressions: list[Expression] | None = None) -> None:
+        expressions = expressions if expressions is not None else every_expression(code)
         # exact types: mypy's compiled classes have no subclasses here, and the test is the
         # cost of this loop over every expression read
         self.by_name: dict[str, list[NameExpr]] = {}
         self.callee_of: dict[int, CallExpr] = {}
         """The call each name is the callee of, by the name's id."""
-        self.assignment_expressions: list[AssignmentExpr] = []
-        """Every ``(name := value)``: bindings inside expressions, which ``Bindings`` reads here."""
         for expression in expressions:
             if type(expression) is NameExpr:
                 if not expression.is_new_def:
@@ -148,8 +153,6 @@ class Mentions:
                         found.append(expression)
             elif type(expression) is CallExpr and type(expression.callee) is NameExpr:
                 self.callee_of[id(expression.callee)] = expression
-            elif type(expression) is AssignmentExpr:
-                self.assignment_expressions.append(expression)
 
     def calls(self, name: str, node: object) -> list[CallExpr]:
         """The calls of ``name`` where it refers to ``node``."""
@@ -179,6 +182,8 @@ class Bindings:
         self.assignments: dict[str, int] = {}
         """How many ``name = ...`` (and unpackings) bind each name, anywhere in the module."""
         self.bindings_read = False
+        self.expressions: list[Expression] | None = None
+        """Every expression of the module, listed where first asked (``every_expression``)."""
         self.mentions: Mentions | None = None
         self.declared_outside: set[str] = set()
         """The names a function of the module declares ``global`` or ``nonlocal``: a call may
@@ -194,7 +199,7 @@ class Bindings:
         """Bind the target of every ``(name := value)``. Which binding of its variable comes
         first is not known from here, so none of them counts as the one mypy typed it from,
         unless it is the variable's only binding."""
-        for expression in self.mentions_read().assignment_expressions:
+        for expression in [each for each in self.expressions_read() if type(each) is AssignmentExpr]:
             target = expression.target
             self.assignments[target.name] = self.assignments.get(target.name, 0) + 1
             if not isinstance(target.node, Var):
@@ -218,10 +223,16 @@ class Bindings:
         self.read_bindings()
         return self.declared_outside
 
+    def expressions_read(self) -> list[Expression]:
+        """``expressions``, listed once."""
+        if self.expressions is None:
+            self.expressions = every_expression(self.tree)
+        return self.expressions
+
     def mentions_read(self) -> Mentions:
         """The module's mentions of names, read where first asked."""
         if self.mentions is None:
-            self.mentions = Mentions(self.tree)
+            self.mentions = Mentions(self.tree, self.expressions_read())
         return self.mentions
 
     # Questions

@@ -163,7 +163,7 @@ def made_float(api: CheckerPluginInterface, node: Expression, depth: int = 0) ->
             left, right = made_float(api, node.left, depth), made_float(api, node.right, depth)
             return (left or right) and python_number(api, node.left, depth) and python_number(api, node.right, depth)
         return False
-    if isinstance(node, NameExpr) and depth < BINDINGS_FOLLOWED:
+    if isinstance(node, NameExpr) and depth < BINDINGS_FOLLOWED and typed_as_float(node):
         values = bindings.reaching_values(api, node)
         return bool(values) and all(not unpacked and made_float(api, value, depth + 1) for value, unpacked in values)
     return False
@@ -186,6 +186,18 @@ def python_number(api: CheckerPluginInterface, node: Expression, depth: int) -> 
         numeric = isinstance(declared, Instance) and declared.type.fullname in ("builtins.int", "builtins.float")
         return numeric and bindings.holds(api, node)
     return False
+
+
+def typed_as_float(node: NameExpr) -> bool:
+    """Whether mypy types the variable ``float``, or knows no type of a variable an assignment
+    binds: only then may a binding make it a float (a variable typed ``int``, a tuple or an array
+    is none; a parameter has no binding to read), and its bindings are read."""
+    if not isinstance(node.node, Var):
+        return False
+    declared = get_proper_type(node.node.type) if node.node.type is not None else None
+    if declared is None or isinstance(declared, AnyType):
+        return node.node.is_inferred
+    return isinstance(declared, Instance) and declared.type.fullname == "builtins.float"
 
 
 def untyped_name(node: Expression) -> bool:
