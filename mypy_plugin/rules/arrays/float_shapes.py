@@ -40,13 +40,14 @@ from mypy.nodes import (
     Var,
 )
 from mypy.plugin import CheckerPluginInterface
-from mypy.types import AnyType, Instance, TupleType, Type, get_proper_type
+from mypy.types import AnyType, TupleType, Type, get_proper_type
 
 from mypy_plugin.analyses import bindings
 from mypy_plugin.lib import errorcodes, fullnames, reporting
 from mypy_plugin.lib.arguments import HookContext, passed
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
+from mypy_plugin.lib.types import member_class
 
 CODE: Final = errorcodes.FLOAT_SHAPE
 
@@ -86,6 +87,11 @@ float in (measured on JAX 0.4.31, 0.7.2 and 0.10.2: ``TypeError``)."""
 SHOWN_AS: Final = {"args": "shape"}
 """Parameters named otherwise in the message: ``Array.reshape(*args)`` takes the shape."""
 
+FLOAT: Final = "builtins.float"
+INT: Final = "builtins.int"
+NUMBER: Final = "number"
+"""The kinds ``number_kind`` tells apart: a Python float, or a Python number not certainly one."""
+
 BINDINGS_FOLLOWED: Final = 3
 """How many bindings deep a variable's value is read."""
 
@@ -100,7 +106,7 @@ def check_sizes(fullname: str) -> Callable[[HookContext], Type]:
         for parameter in parameters:
             for arg, typ in passed(ctx, parameter):
                 parts = shape_parts(arg, typ)
-                found = next((part for part, part_type in parts if made_float(ctx.api, part) or divided(ctx.api, part, part_type)), None)
+                found = next((part for part, part_type in parts if a_float(ctx.api, part, part_type)), None)
                 if found is not None:
                     report_float(ctx.api, ctx.context, fullname, SHOWN_AS.get(parameter, parameter), found)
                     break
@@ -119,12 +125,16 @@ def shape_parts(arg: Expression, typ: Type) -> list[tuple[Expression, Type | Non
     return list(zip(arg.items, types))
 
 
+def a_float(api: CheckerPluginInterface, part: Expression, typ: Type | None) -> bool:
+    """Whether a part of a shape is certainly a Python float, made so by the code or by ``/``."""
+    return number_kind(api, part) == FLOAT or divided(api, part, typ)
+
+
 def divided(api: CheckerPluginInterface, node: Expression, typ: Type | None) -> bool:
     """Whether ``node`` is ``/`` that mypy types ``float``: both operands are Python numbers by
     their types (``xs.size / 3``, ``self.width / 2``), where the variables read there hold the
     types mypy gives them (``bindings.holds``)."""
-    proper = get_proper_type(typ) if typ is not None else None
-    if not (isinstance(node, OpExpr) and node.op == "/" and isinstance(proper, Instance) and proper.type.fullname == "builtins.float"):
+    if not (isinstance(node, OpExpr) and node.op == "/" and class_of(typ) == FLOAT):
         return False
     return all(bindings.holds(api, variable) for variable in read_variables(node))
 
@@ -148,44 +158,57 @@ def read_variables(node: Expression) -> list[Expression]:
     return found
 
 
-def made_float(api: CheckerPluginInterface, node: Expression, depth: int = 0) -> bool:
-    """Whether the code certainly makes ``node`` a Python float (see the module's docstring)."""
+def number_kind(api: CheckerPluginInterface, node: Expression, depth: int = 0) -> str | None:
+    """``FLOAT`` where the code certainly makes ``node`` a Python float, ``NUMBER`` where it is
+    certainly a Python ``int`` or ``float`` otherwise, None where undecided (see the module's
+    docstring). One walk answers both, so each part, and each binding, is read once."""
     if isinstance(node, FloatExpr):
-        return True
-    if isinstance(node, CallExpr) and isinstance(node.callee, RefExpr):
-        return node.callee.fullname == "builtins.float" and len(node.args) == 1
+        return FLOAT
+    if isinstance(node, IntExpr):
+        return NUMBER
     if isinstance(node, UnaryExpr):
-        return node.op in ("-", "+") and made_float(api, node.expr, depth)
+        return number_kind(api, node.expr, depth) if node.op in ("-", "+") else None
     if isinstance(node, OpExpr):
-        if node.op == "/":
-            return all(python_number(api, side, depth) or untyped_name(side) for side in (node.left, node.right))
-        if node.op in ("+", "-", "*", "//", "%"):
-            left, right = made_float(api, node.left, depth), made_float(api, node.right, depth)
-            return (left or right) and python_number(api, node.left, depth) and python_number(api, node.right, depth)
-        return False
+        return operation_kind(api, node, depth)
+    if isinstance(node, IndexExpr) and isinstance(node.base, MemberExpr) and node.base.name == "shape":
+        return None if isinstance(node.index, (SliceExpr, TupleExpr)) else NUMBER  # an item of a shape, not a slice
+    if isinstance(node, CallExpr) and isinstance(node.callee, RefExpr) and len(node.args) == 1:
+        return {"builtins.float": FLOAT, "builtins.len": NUMBER, "builtins.int": NUMBER}.get(node.callee.fullname)
     if isinstance(node, NameExpr) and depth < BINDINGS_FOLLOWED and typed_as_float(node):
         values = bindings.reaching_values(api, node)
-        return bool(values) and all(not unpacked and made_float(api, value, depth + 1) for value, unpacked in values)
-    return False
+        if values and all(not unpacked and number_kind(api, value, depth + 1) == FLOAT for value, unpacked in values):
+            return FLOAT
+    if isinstance(node, (NameExpr, MemberExpr)) and declared_class(node) in (FLOAT, INT) and bindings.holds(api, node):
+        return NUMBER
+    return None
 
 
-def python_number(api: CheckerPluginInterface, node: Expression, depth: int) -> bool:
-    """Whether ``node`` is certainly a Python ``int`` or ``float`` (see the module's docstring)."""
-    if isinstance(node, (IntExpr, FloatExpr)) or made_float(api, node, depth):
-        return True
-    if isinstance(node, UnaryExpr):
-        return node.op in ("-", "+") and python_number(api, node.expr, depth)
-    if isinstance(node, OpExpr) and node.op in ("+", "-", "*", "//", "%"):
-        return python_number(api, node.left, depth) and python_number(api, node.right, depth)
-    if isinstance(node, IndexExpr) and isinstance(node.base, MemberExpr) and node.base.name == "shape":
-        return not isinstance(node.index, (SliceExpr, TupleExpr))  # an item of a shape, not a slice of it
-    if isinstance(node, CallExpr) and isinstance(node.callee, RefExpr):
-        return node.callee.fullname in ("builtins.len", "builtins.int") and len(node.args) == 1
-    if isinstance(node, (NameExpr, MemberExpr)) and isinstance(node.node, Var):
-        declared = get_proper_type(node.node.type) if node.node.type is not None else None
-        numeric = isinstance(declared, Instance) and declared.type.fullname in ("builtins.int", "builtins.float")
-        return numeric and bindings.holds(api, node)
-    return False
+def operation_kind(api: CheckerPluginInterface, node: OpExpr, depth: int) -> str | None:
+    """What ``node``'s operator makes of two Python numbers: ``/`` a float, where a variable of
+    no known type may stand on either side too; ``+ - * // %`` a float where one side is."""
+    if node.op == "/":
+        sides = (node.left, node.right)
+        return FLOAT if all(untyped_name(side) or number_kind(api, side, depth) is not None for side in sides) else None
+    if node.op not in ("+", "-", "*", "//", "%"):
+        return None
+    kinds = (number_kind(api, node.left, depth), number_kind(api, node.right, depth))
+    if None in kinds:
+        return None
+    return FLOAT if FLOAT in kinds else NUMBER
+
+
+def declared_class(node: Expression) -> str | None:
+    """The class mypy types the variable or attribute ``node`` with, by full name; None where
+    it gives none, or no class."""
+    if not isinstance(node, (NameExpr, MemberExpr)) or not isinstance(node.node, Var) or node.node.type is None:
+        return None
+    return class_of(node.node.type)
+
+
+def class_of(typ: Type | None) -> str | None:
+    """The class of the instances ``typ`` admits, exactly (a ``float`` parameter, not NumPy's
+    ``float64``, which subclasses it in NumPy's stubs)."""
+    return member_class(get_proper_type(typ)) if typ is not None else None
 
 
 def typed_as_float(node: NameExpr) -> bool:
@@ -194,10 +217,7 @@ def typed_as_float(node: NameExpr) -> bool:
     is none; a parameter has no binding to read), and its bindings are read."""
     if not isinstance(node.node, Var):
         return False
-    declared = get_proper_type(node.node.type) if node.node.type is not None else None
-    if declared is None or isinstance(declared, AnyType):
-        return node.node.is_inferred
-    return isinstance(declared, Instance) and declared.type.fullname == "builtins.float"
+    return node.node.is_inferred if untyped_name(node) else declared_class(node) == FLOAT
 
 
 def untyped_name(node: Expression) -> bool:
@@ -205,8 +225,7 @@ def untyped_name(node: Expression) -> bool:
     makes of it in a shape raises whatever it holds (a number makes a float, an array an array)."""
     if not isinstance(node, NameExpr) or not isinstance(node.node, Var):
         return False
-    declared = get_proper_type(node.node.type) if node.node.type is not None else None
-    return declared is None or isinstance(declared, AnyType)
+    return node.node.type is None or isinstance(get_proper_type(node.node.type), AnyType)
 
 
 def report_float(api: CheckerPluginInterface, call: CallExpr, fullname: str, parameter: str, part: Expression) -> None:
