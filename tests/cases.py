@@ -368,6 +368,24 @@ RULES = (
             re.compile(r"^vmap in_axes specification must be a tree prefix of the corresponding value"),
         ),
         Rule(
+            "jax-vmap-axes",
+            re.compile(r"^main:(\d+): error: in_axes of jax\.vmap is .*; JAX raises TypeError  \[jax-vmap-axes\]$"),
+            "TypeError",
+            re.compile(r"^vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional arguments"),
+        ),
+        Rule(
+            "jax-vmap-axes",
+            re.compile(r"^main:(\d+): error: in_axes of jax\.pmap is .*; JAX raises ValueError  \[jax-vmap-axes\]$"),
+            "ValueError",
+            re.compile(r"^pytree structure error: different types at key path"),
+        ),
+        Rule(
+            "jax-vmap-axes",
+            re.compile(r"^main:(\d+): error: out_axes of jax\.vmap is .* for this call; JAX raises ValueError  \[jax-vmap-axes\]$"),
+            "ValueError",
+            re.compile(r"^vmap out_axes specification must be a tree prefix of the corresponding value"),
+        ),
+        Rule(
             "jax-lax-structure",
             re.compile(r"^main:(\d+): error: .* JAX raises TypeError  \[jax-lax-structure\]$"),
             "TypeError",

@@ -25,6 +25,7 @@ from mypy.nodes import (
     FuncDef,
     ListExpr,
     NameExpr,
+    RefExpr,
     TupleExpr,
 )
 from mypy.plugin import CheckerPluginInterface
@@ -33,6 +34,7 @@ from mypy_plugin.analyses import bindings, transforms
 from mypy_plugin.analyses.transforms import TransformedFunction
 from mypy_plugin.analyses.values import PYTHON_LIST, TRACED, Env, State, is_number
 from mypy_plugin.lib import arguments, checked_module, mypy_internals, nodes
+from mypy_plugin.lib.fullnames import PARTIAL
 
 
 class Applied:
@@ -57,15 +59,57 @@ def calls_of_result(api: CheckerPluginInterface, transform: CallExpr) -> Applied
     direct = [call for call in nodes.calls_written_by(holding) if call.callee is transform]
     if direct:
         return Applied(direct, True)
-    if not (isinstance(holding, AssignmentStmt) and holding.rvalue is transform and len(holding.lvalues) == 1):
-        return NOT_FOUND
-    target = holding.lvalues[0]
-    if not isinstance(target, NameExpr) or target.node is None:
+    target = name_of_result(holding, transform)
+    if target is None:
         return NOT_FOUND
     function = next((statement for statement in reversed(chain) if isinstance(statement, (FuncDef, Decorator))), None)
     if target.kind == LDEF and function is not None:
         return calls_in_body(function.func if isinstance(function, Decorator) else function, target.name, target.node)
     return calls_of_name(api, target.name, target.node)
+
+
+def name_of_result(holding: object, transform: CallExpr) -> NameExpr | None:
+    """The one name ``holding`` assigns what ``transform`` returns to (``grad_fn = jax.grad(f)``)."""
+    if not (isinstance(holding, AssignmentStmt) and holding.rvalue is transform and len(holding.lvalues) == 1):
+        return None
+    target = holding.lvalues[0]
+    return target if isinstance(target, NameExpr) and target.node is not None else None
+
+
+def calls_through_partial(api: CheckerPluginInterface, transform: CallExpr | Decorator) -> list[CallExpr]:
+    """The calls of ``functools.partial`` applications of a transformed function by its name
+    (``pf = partial(f_vmapped, x=xs)``, then ``pf(a)``), each written as the call it makes: the
+    partial's arguments, then the call's, at the call's line."""
+    tree = mypy_internals.module_tree(api)
+    node: object
+    if isinstance(transform, Decorator):
+        name, node = transform.name, transform
+    else:
+        chain = checked_module.enclosing_statements(api, transform)
+        target = name_of_result(chain[-1], transform) if chain else None
+        if tree is None or target is None:
+            return []
+        name, node = target.name, target.node
+    if tree is None:
+        return []
+    found = []
+    for expression in bindings.of(tree).expressions_read():
+        if type(expression) is not CallExpr or not expression.args or expression.arg_kinds[0] != ARG_POS:
+            continue
+        applied_to = expression.args[0]
+        if isinstance(applied_to, NameExpr) and applied_to.name == name and applied_to.node is node:
+            if isinstance(expression.callee, RefExpr) and expression.callee.fullname == PARTIAL:
+                found += [joined(expression, call) for call in calls_of_result(api, expression).calls]
+    return found
+
+
+def joined(partial: CallExpr, call: CallExpr) -> CallExpr:
+    """The call ``call`` of ``partial(f, *given)`` makes of ``f``."""
+    made = CallExpr(
+        call.callee, partial.args[1:] + call.args, partial.arg_kinds[1:] + call.arg_kinds, partial.arg_names[1:] + call.arg_names
+    )
+    made.set_line(call)
+    return made
 
 
 def calls_in_body(function: FuncDef, name: str, node: object) -> Applied:

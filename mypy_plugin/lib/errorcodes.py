@@ -107,7 +107,7 @@ GRAD_ARGUMENT: Final = ErrorCode(
 
 VMAP_AXES: Final = ErrorCode(
     "jax-vmap-axes",
-    "`in_axes` or `out_axes` of `jax.vmap` that no call satisfies, or that a call does not",
+    "`in_axes` or `out_axes` of `jax.vmap` or `jax.pmap` that no call satisfies, or that a call does not",
     CATEGORY,
 )
 

@@ -357,8 +357,10 @@ HOOKED: Final[tuple[Hooked, ...]] = (
             "jax._src.api.hessian",
             "jax._src.api.jacfwd",
             "jax._src.api.jacrev",
+            "jax._src.api.pmap",
             "jax._src.api.value_and_grad",
             "jax._src.api.vmap",
+            "jax._src.pmap.pmap",
         ),
     ),
     Hooked(

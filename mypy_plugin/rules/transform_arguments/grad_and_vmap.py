@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Final
 
 from mypy.nodes import (
+    ARG_NAMED,
     ARG_OPT,
     ARG_POS,
     ARG_STAR,
@@ -25,12 +26,14 @@ from mypy.nodes import (
     FuncItem,
     ListExpr,
     NameExpr,
+    RefExpr,
     StrExpr,
     TupleExpr,
+    TypeInfo,
     Var,
 )
 from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
-from mypy.types import FunctionLike, Type
+from mypy.types import FunctionLike, Instance, Type, get_proper_type
 
 from mypy_plugin.analyses import applied, bindings, structures, transforms, values
 from mypy_plugin.analyses.structures import Returns
@@ -73,6 +76,21 @@ OTHER_KEYS: Final = (
     "in_axes of jax.vmap gives argument {position} the keys {axes}, but {called} passes the keys {passed}; JAX raises ValueError"
 )
 SAME_KEYS: Final = 'Give "in_axes" a dict with the keys of the dict passed, or one int for the whole argument'
+KEYWORDS_MAPPED: Final = (
+    'Arguments passed by keyword ({names}) have no entry in "in_axes": jax.vmap maps them along axis 0; pass them by position to give'
+    " them one"
+)
+NOT_A_PREFIX: Final = "in_axes of jax.vmap gives argument {position} of {called} {axes}, but it is {passed}; JAX raises ValueError"
+AXES_LIKE_THE_ARGUMENT: Final = (
+    'Give each argument one int (or "None"), or a tree of its own structure; to map an array along two axes, apply jax.vmap twice'
+)
+OUT_AXES_AT_THE_CALL: Final = "out_axes of jax.vmap is {spec}, but {function} returns {got} for this call; JAX raises ValueError"
+AXES_OF_A_KIND: Final = "in_axes of {transform} is {what}; {raises}"
+VMAP_AXES_KINDS: Final = 'Give "in_axes" a tuple with one entry per positional argument: "(axes,)" for a tree of axes of one argument'
+PMAP_AXES_KINDS: Final = (
+    'Give "in_axes" a tuple with one entry per positional argument ("(0, None)", not "[0, None]"): "(axes,)" for a tree of axes of one'
+    " argument"
+)
 ONE_PER_ARGUMENT: Final = 'Give one entry per positional argument the calls pass ("None" for one that is not mapped)'
 
 
@@ -89,10 +107,11 @@ def on_transform(ctx: FunctionContext) -> Type:
         function = transforms.function_of(context.args[0], tree.fullname)
         fullname = fullnames.called(context.callee)
         options = transforms.options_of(context, 1, transforms.TRANSFORMS.get(fullname))
-        if function is not None and options is not None:
-            check(ctx.api, context, fullname, function, options)
-        if options is not None:
-            check_calls(ctx.api, applied.calls_of_result(ctx.api, context).calls, fullname, function, options)
+        if options is not None and not check_axes_kind(ctx.api, context, fullname, dict(options)):
+            if function is not None:
+                check(ctx.api, context, fullname, function, options)
+            calls = applied.calls_of_result(ctx.api, context).calls + applied.calls_through_partial(ctx.api, context)
+            check_calls(ctx.api, calls, fullname, function, options)
     return ctx.default_return_type
 
 
@@ -117,9 +136,12 @@ def check_decorator(api: CheckerPluginInterface, decorator: Decorator) -> None:
     callee = node.args[0] if isinstance(node, CallExpr) and transforms.partial_transform(node) is not None else node
     if isinstance(callee, CallExpr):
         callee = callee.callee
+    if check_axes_kind(api, node, fullnames.called(callee), dict(options)):
+        return
     check(api, node, fullnames.called(callee), decorator.func, options)
     if len(decorator.decorators) == 1:
-        check_calls(api, applied.calls_of_decorated(api, decorator).calls, fullnames.called(callee), decorator.func, options)
+        calls = applied.calls_of_decorated(api, decorator).calls + applied.calls_through_partial(api, decorator)
+        check_calls(api, calls, fullnames.called(callee), decorator.func, options)
 
 
 def check(api: CheckerPluginInterface, at: Context, fullname: str, function: FuncItem, options: list[tuple[str, Expression]]) -> None:
@@ -181,6 +203,8 @@ def check_calls(
                 check_grad_call(api, call, fullnames.GRADS[fullname], dict(options))
             elif fullname == fullnames.VMAP:
                 check_vmap_call(api, call, function, dict(options))
+            elif fullname in fullnames.PMAPS:
+                check_pmap_call(api, call, dict(options))
 
 
 def check_grad_call(api: CheckerPluginInterface, call: CallExpr, transform: str, options: dict[str, Expression]) -> None:
@@ -228,7 +252,9 @@ def check_vmap_call(api: CheckerPluginInterface, call: CallExpr, function: FuncI
         if len(axes) != len(positional):
             passed = reporting.counted(len(positional), "argument")
             message = AXES_FOR_THE_CALL.format(count=len(axes), called=called, passed=passed)
-            reporting.error_with_notes(api, call, VMAP_CODE, message, [ONE_PER_ARGUMENT])
+            keywords = [f'"{name}"' for name, kind in zip(call.arg_names, call.arg_kinds) if kind == ARG_NAMED and name is not None]
+            notes = [ONE_PER_ARGUMENT, *([KEYWORDS_MAPPED.format(names=", ".join(keywords))] if keywords else [])]
+            reporting.error_with_notes(api, call, VMAP_CODE, message, notes)
             return
     else:
         return
@@ -247,6 +273,95 @@ def check_vmap_call(api: CheckerPluginInterface, call: CallExpr, function: FuncI
                 message = OTHER_KEYS.format(position=index + 1, axes=listed(wanted), called=called, passed=listed(given))
                 reporting.error_with_notes(api, arg, VMAP_CODE, message, [SAME_KEYS])
                 return
+        else:
+            spec, structure = structures.of_expression(axis), argument_structure(api, arg)
+            if structures.not_a_prefix(spec, structure):
+                described = structures.describe(spec), structures.describe(structure)
+                message = NOT_A_PREFIX.format(position=index + 1, called=called, axes=described[0], passed=described[1])
+                reporting.error_with_notes(api, arg, VMAP_CODE, message, [AXES_LIKE_THE_ARGUMENT])
+                return
+    check_out_axes_of_call(api, call, function, options.get("out_axes"), positional)
+
+
+def argument_structure(api: CheckerPluginInterface, arg: Expression) -> structures.Structure:
+    """An argument's structure as written, else as the one value its name holds there reads
+    (``A = jnp.array(...)`` above or below the transform), else by its type where that holds."""
+    found = structures.of_expression(arg)
+    if found is not None or not isinstance(arg, NameExpr):
+        return found
+    values = bindings.reaching_values(api, arg)
+    if len(values) == 1 and not values[0][1]:
+        found = structures.of_expression(values[0][0])
+    if found is None and isinstance(arg.node, Var) and bindings.holds(api, arg):
+        found = structures.of_type(arg.node.type)
+    return found
+
+
+def check_out_axes_of_call(
+    api: CheckerPluginInterface, call: CallExpr, function: FuncItem | None, out_axes: Expression | None, positional: list[Expression]
+) -> None:
+    """``out_axes`` that no return fits once the parameters hold what the call passes (``x + y``
+    of two arrays is an array), where the returns read alone did not decide it."""
+    spec = structures.of_expression(out_axes) if out_axes is not None else None
+    if function is None or not isinstance(spec, structures.Node) or misfits(spec, function, {}) is not None:
+        return  # the transform is reported (OUT_AXES), or nothing is to be read
+    parameters = structures.positional_parameters(function)
+    given = {name: argument_structure(api, arg) for name, arg in zip(parameters, positional)}
+    returns = misfits(spec, function, given)
+    if returns is not None:
+        called = f'"{source(call.callee) or "the function"}"'
+        message = OUT_AXES_AT_THE_CALL.format(spec=structures.describe(spec), function=called, got=structures.describe_each(returns))
+        reporting.error_with_notes(api, call, VMAP_CODE, message, [OUT_AXES_LIKE_THE_OUTPUT])
+
+
+def misfits(spec: structures.Node, function: FuncItem, given: dict[str, structures.Structure]) -> list[structures.Structure] | None:
+    """What each return of ``function`` gives, with its parameters holding ``given``, where
+    ``spec`` is certainly a tree prefix of none of them; None otherwise."""
+    returns = [found for _, found in Returns(function, given).read()]
+    return returns if returns and all(structures.not_a_prefix(spec, found) for found in returns) else None
+
+
+def check_pmap_call(api: CheckerPluginInterface, call: CallExpr, options: dict[str, Expression]) -> None:
+    """``in_axes`` of ``jax.pmap`` that is no tuple, int or None (a list, a dict, a dataclass):
+    JAX compares it with the tuple of positional arguments, at each call."""
+    in_axes = options.get("in_axes")
+    what = axes_kind(api, in_axes, lists=True) if in_axes is not None else None
+    if what is not None:
+        message = AXES_OF_A_KIND.format(transform="jax.pmap", what=what, raises="JAX raises ValueError")
+        reporting.error_with_notes(api, call, VMAP_CODE, message, [PMAP_AXES_KINDS])
+
+
+def check_axes_kind(api: CheckerPluginInterface, at: Context, fullname: str, options: dict[str, Expression]) -> bool:
+    """``in_axes`` of ``jax.vmap`` that is no tuple, list, int or None (a dict, a dataclass):
+    ``jax.vmap`` itself raises. Whether it is reported."""
+    in_axes = options.get("in_axes")
+    what = axes_kind(api, in_axes, lists=False) if fullname == fullnames.VMAP and in_axes is not None else None
+    if what is not None:
+        message = AXES_OF_A_KIND.format(transform="jax.vmap", what=what, raises="JAX raises TypeError")
+        reporting.error_with_notes(api, at, VMAP_CODE, message, [VMAP_AXES_KINDS])
+    return what is not None
+
+
+def axes_kind(api: CheckerPluginInterface, node: Expression, lists: bool) -> str | None:
+    """What ``in_axes`` is where JAX rejects its kind, as written or as typed where the type
+    holds: ``a dict``, ``an instance of "Axes"`` (a dataclass), and ``a list`` where ``lists``;
+    None for an int, None, a tuple, and what is not known."""
+    if isinstance(node, DictExpr):
+        return "a dict"
+    if isinstance(node, ListExpr):
+        return "a list" if lists else None
+    if isinstance(node, CallExpr) and isinstance(node.callee, RefExpr) and isinstance(node.callee.node, TypeInfo):
+        info: TypeInfo | None = node.callee.node
+    elif isinstance(node, NameExpr) and isinstance(node.node, Var) and node.node.type is not None and bindings.holds(api, node):
+        proper = get_proper_type(node.node.type)
+        info = proper.type if isinstance(proper, Instance) else None
+    else:
+        return None
+    if info is None:
+        return None
+    if info.fullname == "builtins.dict" or info.fullname == "builtins.list" and lists:
+        return "a dict" if info.fullname == "builtins.dict" else "a list"
+    return f'an instance of "{info.name}"' if "dataclass" in info.metadata else None
 
 
 def unmappable(arg: Expression) -> str | None:
@@ -311,6 +426,10 @@ def is_none(node: Expression) -> bool:
 RULE: Final = Rule(
     GRAD_CODE,
     other_codes=(ARGUMENT_CODE, VMAP_CODE),
-    function_hooks={**dict.fromkeys(fullnames.GRADS, on_transform), fullnames.VMAP: on_transform},
+    function_hooks={
+        **dict.fromkeys(fullnames.GRADS, on_transform),
+        fullnames.VMAP: on_transform,
+        **dict.fromkeys(fullnames.PMAPS, on_transform),
+    },
     function_signature_hooks={fullnames.PARTIAL: on_partial},
 )
