@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Final
 
 from mypy.nodes import (
+    ARG_NAMED,
     ARG_POS,
     AssignmentStmt,
     Block,
@@ -46,10 +47,12 @@ from mypy.nodes import (
     StrExpr,
     TupleExpr,
     UnaryExpr,
+    Var,
 )
+from mypy.plugin import CheckerPluginInterface
 from mypy.types import NoneType, TupleType, Type, get_proper_type
 
-from mypy_plugin.analyses import sites, values
+from mypy_plugin.analyses import bindings, sites, values
 from mypy_plugin.analyses.transforms import traceable
 from mypy_plugin.lib import flow, fullnames, mypy_internals, statements, types
 from mypy_plugin.lib.source import int_literal
@@ -112,6 +115,17 @@ def differ(a: Structure, b: Structure) -> bool:
             return True
         return any(differ(x, y) for x, y in zip(a.items, b.items))
     return a != b
+
+
+def first_difference(a: Structure, b: Structure, path: str = "") -> tuple[str, Structure, Structure]:
+    """Where two structures that differ first differ: the path to it (``[1]``, ``["sum"]``;
+    empty where the nodes themselves differ) and the part of each there."""
+    if isinstance(a, Node) and isinstance(b, Node) and (a.kind, len(a.items), a.keys) == (b.kind, len(b.items), b.keys):
+        for index, (x, y) in enumerate(zip(a.items, b.items)):
+            if differ(x, y):
+                step = f'["{a.keys[index]}"]' if a.kind == "dict" else f"[{index}]"
+                return first_difference(x, y, path + step)
+    return path, a, b
 
 
 def not_a_prefix(spec: Structure, value: Structure) -> bool:
@@ -261,6 +275,9 @@ class StructureReader:
 
     def call(self, node: CallExpr) -> Structure:
         callee = node.callee
+        if isinstance(callee, RefExpr) and callee.fullname == "builtins.dict" and all(kind == ARG_NAMED for kind in node.arg_kinds):
+            named = sorted(zip((str(name) for name in node.arg_names), node.args))  # dict(a=3, b=4), dict()
+            return Node("dict", tuple(self.value(value) for _, value in named), tuple(name for name, _ in named))
         if isinstance(callee, MemberExpr):
             if callee.name in UPDATES and isinstance(callee.expr, IndexExpr) and isinstance(callee.expr.base, MemberExpr):
                 return LEAF if callee.expr.base.name == "at" else None
@@ -309,6 +326,23 @@ class Returns(flow.Flow[None]):
 def of_expression(node: Expression) -> Structure:
     """The structure of an expression read alone (a literal, ``None``, a number)."""
     return StructureReader({}, {}).value(node)
+
+
+def of_argument(api: CheckerPluginInterface, node: Expression, typed: Type | None = None) -> Structure:
+    """An argument's structure: as written (a literal), else as the one value its name holds
+    there reads (``init = {"t": x}`` above the call; a call read from a transform may come
+    before its value is bound), its unknown parts taken from its type (``typed``, or the
+    variable's) where every binding of it has that type (``bindings.holds``)."""
+    written = of_expression(node)
+    if written is None and isinstance(node, NameExpr):
+        values = bindings.reaching_values(api, node)
+        if len(values) == 1 and not values[0][1]:
+            written = of_expression(values[0][0])
+    if typed is None and isinstance(node, NameExpr) and isinstance(node.node, Var):
+        typed = node.node.type
+    if typed is not None and not bindings.holds(api, node):
+        typed = None  # another binding of the name may reach here: its structure is not known
+    return refine(written, of_type(typed))
 
 
 def assignments(block: Block) -> dict[str, list[Binding | None]]:

@@ -274,27 +274,13 @@ def check_vmap_call(api: CheckerPluginInterface, call: CallExpr, function: FuncI
                 reporting.error_with_notes(api, arg, VMAP_CODE, message, [SAME_KEYS])
                 return
         else:
-            spec, structure = structures.of_expression(axis), argument_structure(api, arg)
+            spec, structure = structures.of_expression(axis), structures.of_argument(api, arg)
             if structures.not_a_prefix(spec, structure):
                 described = structures.describe(spec), structures.describe(structure)
                 message = NOT_A_PREFIX.format(position=index + 1, called=called, axes=described[0], passed=described[1])
                 reporting.error_with_notes(api, arg, VMAP_CODE, message, [AXES_LIKE_THE_ARGUMENT])
                 return
     check_out_axes_of_call(api, call, function, options.get("out_axes"), positional)
-
-
-def argument_structure(api: CheckerPluginInterface, arg: Expression) -> structures.Structure:
-    """An argument's structure as written, else as the one value its name holds there reads
-    (``A = jnp.array(...)`` above or below the transform), else by its type where that holds."""
-    found = structures.of_expression(arg)
-    if found is not None or not isinstance(arg, NameExpr):
-        return found
-    values = bindings.reaching_values(api, arg)
-    if len(values) == 1 and not values[0][1]:
-        found = structures.of_expression(values[0][0])
-    if found is None and isinstance(arg.node, Var) and bindings.holds(api, arg):
-        found = structures.of_type(arg.node.type)
-    return found
 
 
 def check_out_axes_of_call(
@@ -306,7 +292,7 @@ def check_out_axes_of_call(
     if function is None or not isinstance(spec, structures.Node) or misfits(spec, function, {}) is not None:
         return  # the transform is reported (OUT_AXES), or nothing is to be read
     parameters = structures.positional_parameters(function)
-    given = {name: argument_structure(api, arg) for name, arg in zip(parameters, positional)}
+    given = {name: structures.of_argument(api, arg) for name, arg in zip(parameters, positional)}
     returns = misfits(spec, function, given)
     if returns is not None:
         called = f'"{source(call.callee) or "the function"}"'

@@ -16,7 +16,7 @@ from mypy.nodes import CallExpr, Expression, FuncItem, LambdaExpr, ListExpr, Tup
 from mypy.plugin import FunctionContext
 from mypy.types import Type
 
-from mypy_plugin.analyses import bindings, structures, transforms
+from mypy_plugin.analyses import structures, transforms
 from mypy_plugin.analyses.structures import Returned, Returns, Structure
 from mypy_plugin.lib import arguments, errorcodes, fullnames, mypy_internals, reporting
 from mypy_plugin.lib.rule import Rule
@@ -45,7 +45,8 @@ KEEP_THE_CARRY: Final = (
 )
 RETURNS_NOTHING: Final = "{body} ends without a return: it returns None"
 AT_LINE: Final = "Returned at line {line}"
-BRANCHES_DIFFER: Final = "The branches of {conditional} return {a} ({first}) and {b} ({second}); JAX raises TypeError"
+BRANCHES_DIFFER: Final = "The branches of {conditional} return {a} ({first}) and {b} ({second}){where}; JAX raises TypeError"
+AT_PATH: Final = " at {path}"
 SAME_STRUCTURE: Final = (
     "Every branch returns the same structure (tuple lengths, dict keys, None against an array); where a branch has nothing to "
     'return, return zeros of the same form (e.g. "jnp.zeros_like(x)")'
@@ -111,19 +112,16 @@ def on_branches(ctx: FunctionContext) -> Type:
     known = [(function, found) for function, found in structured if found is not None]
     for (first, a), (second, b) in zip(known, known[1:]):
         if structures.differ(a, b):
-            reporting.error_with_notes(
-                ctx.api,
-                call,
-                CODE,
-                BRANCHES_DIFFER.format(
-                    conditional=printed,
-                    a=structures.describe(a),
-                    b=structures.describe(b),
-                    first=structures.named(first),
-                    second=structures.named(second),
-                ),
-                [SAME_STRUCTURE],
+            path, a_part, b_part = structures.first_difference(a, b)
+            message = BRANCHES_DIFFER.format(
+                conditional=printed,
+                a=structures.describe(a_part),
+                b=structures.describe(b_part),
+                first=structures.named(first),
+                second=structures.named(second),
+                where=AT_PATH.format(path=path) if path else "",
             )
+            reporting.error_with_notes(ctx.api, call, CODE, message, [SAME_STRUCTURE])
             break
     return ctx.default_return_type
 
@@ -149,12 +147,10 @@ def passed_function(call: CallExpr, place: tuple[int, str], module: str) -> Func
 
 
 def structure_of_argument(ctx: FunctionContext, call: CallExpr, index: int) -> Structure:
-    """An argument's structure: from the expression as written (a literal), else from its type."""
+    """An argument's structure (``structures.of_argument``), with the type mypy gives it here."""
     node = call.args[index]
     typed = next((typ for types, args in zip(ctx.arg_types, ctx.args) for typ, arg in zip(types, args) if arg is node), None)
-    if typed is not None and not bindings.holds(ctx.api, node):
-        typed = None  # another binding of the name may reach the call: its structure is not known
-    return structures.refine(structures.of_expression(node), structures.of_type(typed))
+    return structures.of_argument(ctx.api, node, typed)
 
 
 def subject(function: FuncItem) -> str:
