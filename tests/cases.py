@@ -369,6 +369,18 @@ RULES = (
         ),
         Rule(
             "jax-vmap-axes",
+            re.compile(r"^main:(\d+): error: jax\.vmap maps an axis of size .* JAX raises ValueError  \[jax-vmap-axes\]$"),
+            "ValueError",
+            re.compile(r"^vmap got inconsistent sizes for array axes to be mapped"),
+        ),
+        Rule(
+            "jax-vmap-axes",
+            re.compile(r"^main:(\d+): error: jax\.vmap maps axis -?\d+ of .*, which has .* JAX raises ValueError  \[jax-vmap-axes\]$"),
+            "ValueError",
+            re.compile(r"^vmap was requested to map its argument along axis -?\d+, which implies that its rank should be at least"),
+        ),
+        Rule(
+            "jax-vmap-axes",
             re.compile(r"^main:(\d+): error: in_axes of jax\.vmap is .*; JAX raises TypeError  \[jax-vmap-axes\]$"),
             "TypeError",
             re.compile(r"^vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional arguments"),

@@ -41,6 +41,7 @@ from mypy_plugin.lib import checked_module, errorcodes, fullnames, mypy_internal
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import int_literal, source
 from mypy_plugin.lib.types import members
+from mypy_plugin.rules.transform_arguments import shapes
 
 GRAD_CODE: Final = errorcodes.GRAD_OUTPUT
 ARGUMENT_CODE: Final = errorcodes.GRAD_ARGUMENT
@@ -80,6 +81,12 @@ KEYWORDS_MAPPED: Final = (
     'Arguments passed by keyword ({names}) have no entry in "in_axes": jax.vmap maps them along axis 0; pass them by position to give'
     " them one"
 )
+SIZES_DIFFER: Final = (
+    "jax.vmap maps an axis of size {a} ({first}) and one of size {b} ({second}) in this call of {called}; JAX raises ValueError"
+)
+ONE_SIZE: Final = 'Every mapped axis has the batch\'s size: pass arrays of one length there, or leave one unmapped ("None" in "in_axes")'
+NO_SUCH_AXIS: Final = "jax.vmap maps axis {axis} of {what} of {called}, which has {rank}; JAX raises ValueError"
+MAP_AN_AXIS_IT_HAS: Final = 'Map an axis the argument has (from 0, or -1 for the last), or pass it unmapped ("None" in "in_axes")'
 NOT_A_PREFIX: Final = "in_axes of jax.vmap gives argument {position} of {called} {axes}, but it is {passed}; JAX raises ValueError"
 AXES_LIKE_THE_ARGUMENT: Final = (
     'Give each argument one int (or "None"), or a tree of its own structure; to map an array along two axes, apply jax.vmap twice'
@@ -280,7 +287,37 @@ def check_vmap_call(api: CheckerPluginInterface, call: CallExpr, function: FuncI
                 message = NOT_A_PREFIX.format(position=index + 1, called=called, axes=described[0], passed=described[1])
                 reporting.error_with_notes(api, arg, VMAP_CODE, message, [AXES_LIKE_THE_ARGUMENT])
                 return
-    check_out_axes_of_call(api, call, function, options.get("out_axes"), positional)
+    default = int_literal(in_axes) if in_axes is not None else 0
+    mapped = [
+        (f"argument {index + 1}", arg, default if axis is None else int_literal(axis))
+        for index, (arg, axis) in enumerate(zip(positional, axes))
+    ]
+    mapped += [(f'"{name}"', arg, 0) for arg, kind, name in zip(call.args, call.arg_kinds, call.arg_names) if kind == ARG_NAMED]
+    if not check_mapped_sizes(api, call, called, [(what, arg, axis) for what, arg, axis in mapped if axis is not None]):
+        check_out_axes_of_call(api, call, function, options.get("out_axes"), positional)
+
+
+def check_mapped_sizes(api: CheckerPluginInterface, call: CallExpr, called: str, mapped: list[tuple[str, Expression, int]]) -> bool:
+    """The mapped axes of the arrays a call passes, where the code spells their shapes out
+    (``shapes.py``; an argument passed by keyword is mapped along axis 0): an axis the array
+    does not have, or two sizes. Whether it is reported."""
+    sizes: list[tuple[str, int]] = []
+    for what, arg, axis in mapped:
+        shape = shapes.shape_of(api, arg)
+        has_axis, size = shapes.axis_size(shape, axis)
+        if not has_axis:
+            rank = len(shape or ())
+            message = NO_SUCH_AXIS.format(axis=axis, what=what, called=called, rank=f"{rank} axis" if rank == 1 else f"{rank} axes")
+            reporting.error_with_notes(api, call, VMAP_CODE, message, [MAP_AN_AXIS_IT_HAS])
+            return True
+        if size is not None:
+            sizes.append((what, size))
+    other = next((found for found in sizes if found[1] != sizes[0][1]), None)
+    if other is not None:
+        (first, a), (second, b) = sizes[0], other
+        message = SIZES_DIFFER.format(a=a, first=first, b=b, second=second, called=called)
+        reporting.error_with_notes(api, call, VMAP_CODE, message, [ONE_SIZE])
+    return other is not None
 
 
 def check_out_axes_of_call(
