@@ -79,7 +79,8 @@ def name_of_result(holding: object, transform: CallExpr) -> NameExpr | None:
 def calls_through_partial(api: CheckerPluginInterface, transform: CallExpr | Decorator) -> list[CallExpr]:
     """The calls of ``functools.partial`` applications of a transformed function by its name
     (``pf = partial(f_vmapped, x=xs)``, then ``pf(a)``), each written as the call it makes: the
-    partial's arguments, then the call's, at the call's line."""
+    partial's arguments, then the call's, at the call's line. Every expression of the module is
+    read: ask only where the name is used otherwise than called (``Applied.complete``)."""
     tree = mypy_internals.module_tree(api)
     node: object
     if isinstance(transform, Decorator):

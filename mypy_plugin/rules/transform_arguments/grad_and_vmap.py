@@ -117,7 +117,8 @@ def on_transform(ctx: FunctionContext) -> Type:
         if options is not None and not check_axes_kind(ctx.api, context, fullname, dict(options)):
             if function is not None:
                 check(ctx.api, context, fullname, function, options)
-            calls = applied.calls_of_result(ctx.api, context).calls + applied.calls_through_partial(ctx.api, context)
+            by_name = applied.calls_of_result(ctx.api, context)
+            calls = by_name.calls + (applied.calls_through_partial(ctx.api, context) if not by_name.complete else [])
             check_calls(ctx.api, calls, fullname, function, options)
     return ctx.default_return_type
 
@@ -147,7 +148,8 @@ def check_decorator(api: CheckerPluginInterface, decorator: Decorator) -> None:
         return
     check(api, node, fullnames.called(callee), decorator.func, options)
     if len(decorator.decorators) == 1:
-        calls = applied.calls_of_decorated(api, decorator).calls + applied.calls_through_partial(api, decorator)
+        by_name = applied.calls_of_decorated(api, decorator)
+        calls = by_name.calls + (applied.calls_through_partial(api, decorator) if not by_name.complete else [])
         check_calls(api, calls, fullnames.called(callee), decorator.func, options)
 
 
