@@ -591,6 +591,12 @@ def reaching_binding(api: CheckerPluginInterface, use: NameExpr) -> tuple[Expres
     return None
 
 
+def assigned_variable(node: NameExpr) -> bool:
+    """Whether ``node`` reads a variable an assignment made, whose type mypy infers: one whose
+    value may be read from its bindings (not a parameter, a function, a class or a module)."""
+    return isinstance(node.node, Var) and node.node.is_inferred
+
+
 def reaching_values(api: CheckerPluginInterface, use: Expression) -> list[tuple[Expression, bool]]:
     """What the variable ``use`` holds where it is read, each with whether it is one item of the
     value (``a, b = value``): the binding every path to it passes last (``reaching_binding``:

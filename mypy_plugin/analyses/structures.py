@@ -334,7 +334,7 @@ def of_argument(api: CheckerPluginInterface, node: Expression, typed: Type | Non
     before its value is bound), its unknown parts taken from its type (``typed``, or the
     variable's) where every binding of it has that type (``bindings.holds``)."""
     written = of_expression(node)
-    if written is None and isinstance(node, NameExpr):
+    if written is None and isinstance(node, NameExpr) and bindings.assigned_variable(node):
         values = bindings.reaching_values(api, node)
         if len(values) == 1 and not values[0][1]:
             written = of_expression(values[0][0])

@@ -127,7 +127,7 @@ def shape_parts(arg: Expression, typ: Type) -> list[tuple[Expression, Type | Non
 
 def a_float(api: CheckerPluginInterface, part: Expression, typ: Type | None) -> bool:
     """Whether a part of a shape is certainly a Python float, made so by the code or by ``/``."""
-    return number_kind(api, part) == FLOAT or divided(api, part, typ)
+    return number_kind(api, part, numbers=False) == FLOAT or divided(api, part, typ)
 
 
 def divided(api: CheckerPluginInterface, node: Expression, typ: Type | None) -> bool:
@@ -158,10 +158,12 @@ def read_variables(node: Expression) -> list[Expression]:
     return found
 
 
-def number_kind(api: CheckerPluginInterface, node: Expression, depth: int = 0) -> str | None:
+def number_kind(api: CheckerPluginInterface, node: Expression, depth: int = 0, numbers: bool = True) -> str | None:
     """``FLOAT`` where the code certainly makes ``node`` a Python float, ``NUMBER`` where it is
     certainly a Python ``int`` or ``float`` otherwise, None where undecided (see the module's
-    docstring). One walk answers both, so each part, and each binding, is read once."""
+    docstring). One walk answers both, so each part, and each binding, is read once. Without
+    ``numbers`` (a part of a shape, where only a float matters), a variable is not asked
+    whether it holds a number by its type, which reads the module's bindings."""
     if isinstance(node, FloatExpr):
         return FLOAT
     if isinstance(node, IntExpr):
@@ -178,7 +180,7 @@ def number_kind(api: CheckerPluginInterface, node: Expression, depth: int = 0) -
         values = bindings.reaching_values(api, node)
         if values and all(not unpacked and number_kind(api, value, depth + 1) == FLOAT for value, unpacked in values):
             return FLOAT
-    if isinstance(node, (NameExpr, MemberExpr)) and declared_class(node) in (FLOAT, INT) and bindings.holds(api, node):
+    if numbers and isinstance(node, (NameExpr, MemberExpr)) and declared_class(node) in (FLOAT, INT) and bindings.holds(api, node):
         return NUMBER
     return None
 

@@ -303,6 +303,8 @@ def check_mapped_sizes(api: CheckerPluginInterface, call: CallExpr, called: str,
     """The mapped axes of the arrays a call passes, where the code spells their shapes out
     (``shapes.py``; an argument passed by keyword is mapped along axis 0): an axis the array
     does not have, or two sizes. Whether it is reported."""
+    if len(mapped) < 2 and all(axis in (0, -1) for _, _, axis in mapped):
+        return False  # one mapped axis, which every array made here has: nothing to compare
     sizes: list[tuple[str, int]] = []
     for what, arg, axis in mapped:
         shape = shapes.shape_of(api, arg)

@@ -175,8 +175,10 @@ def size(api: CheckerPluginInterface, node: Expression, depth: int) -> Size:
 
 
 def one_value(api: CheckerPluginInterface, node: NameExpr, depth: int) -> Expression | None:
-    """The one value the variable ``node`` holds where it is read (not an item of one)."""
-    if depth >= FOLLOWED:
+    """The one value the variable ``node`` holds where it is read (not an item of one); a
+    parameter, or a variable declared with a type, is not read (most names given to a
+    transform are parameters, and reading a module's bindings costs)."""
+    if depth >= FOLLOWED or not bindings.assigned_variable(node):
         return None
     values = bindings.reaching_values(api, node)
     return values[0][0] if len(values) == 1 and not values[0][1] else None
