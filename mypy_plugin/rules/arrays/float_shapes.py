@@ -10,8 +10,9 @@ A part of a shape is a float only where the code makes it one, read from the exp
 from a variable's type (mypy types an ``int`` argument of a ``float`` parameter ``float`` too): a
 float literal, ``float(...)``, ``/`` between two Python numbers, arithmetic of a float with a
 number, or a variable bound to one of these (``bindings.reaching_values``). A Python number is an
-``int`` or ``float`` by mypy's type (where ``bindings.holds``), a literal, ``len(...)``,
-``int(...)``, or an item of a ``.shape``, which is an ``int`` for every array; a ``/`` that mypy
+``int`` or ``float`` by mypy's type (where ``bindings.holds``; for an item, ``opts["size"]`` of a
+``dict[str, int]``, the type mypy gave it), a literal, ``len(...)``, ``int(...)``, or an item of
+a ``.shape``, which is an ``int`` for every array; a ``/`` that mypy
 types ``float`` has two (``xs.size / 3``). A variable of no known type (a parameter of an
 unannotated function) may stand on either side of ``/``: whatever it holds, a number or an array,
 the quotient raises in a shape. An operand of another type (an array, a typed attribute) is
@@ -43,7 +44,7 @@ from mypy.plugin import CheckerPluginInterface
 from mypy.types import AnyType, TupleType, Type, get_proper_type
 
 from mypy_plugin.analyses import bindings
-from mypy_plugin.lib import errorcodes, fullnames, reporting
+from mypy_plugin.lib import errorcodes, fullnames, mypy_internals, reporting
 from mypy_plugin.lib.arguments import HookContext, passed
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
@@ -182,6 +183,8 @@ def number_kind(api: CheckerPluginInterface, node: Expression, depth: int = 0, n
             return FLOAT
     if numbers and isinstance(node, (NameExpr, MemberExpr)) and declared_class(node) in (FLOAT, INT) and bindings.holds(api, node):
         return NUMBER
+    if numbers and isinstance(node, IndexExpr) and class_of(mypy_internals.type_map_type(api, node)) in (FLOAT, INT):
+        return NUMBER if bindings.holds(api, node) else None  # opts["size"] of a dict[str, int]
     return None
 
 
