@@ -105,9 +105,17 @@ def calls_through_partial(api: CheckerPluginInterface, transform: CallExpr | Dec
 
 
 def joined(partial: CallExpr, call: CallExpr) -> CallExpr:
-    """The call ``call`` of ``partial(f, *given)`` makes of ``f``."""
+    """The call ``call`` of ``partial(f, *given)`` makes of ``f``: the partial's arguments, but
+    a keyword the call passes again, then the call's."""
+    repeated = {name for name in call.arg_names if name is not None}
+    given = [
+        (arg, kind, name) for arg, kind, name in zip(partial.args[1:], partial.arg_kinds[1:], partial.arg_names[1:]) if name not in repeated
+    ]
     made = CallExpr(
-        call.callee, partial.args[1:] + call.args, partial.arg_kinds[1:] + call.arg_kinds, partial.arg_names[1:] + call.arg_names
+        call.callee,
+        [arg for arg, _, _ in given] + call.args,
+        [kind for _, kind, _ in given] + call.arg_kinds,
+        [name for _, _, name in given] + call.arg_names,
     )
     made.set_line(call)
     return made

@@ -592,9 +592,27 @@ def reaching_binding(api: CheckerPluginInterface, use: NameExpr) -> tuple[Expres
 
 
 def assigned_variable(node: NameExpr) -> bool:
-    """Whether ``node`` reads a variable an assignment made, whose type mypy infers: one whose
-    value may be read from its bindings (not a parameter, a function, a class or a module)."""
+    """Whether ``node`` reads a variable whose type mypy infers from what binds it (an
+    assignment, a ``for`` or ``with`` target, a walrus): one whose value may be read from its
+    bindings (not a parameter, a function, a class or a module)."""
     return isinstance(node.node, Var) and node.node.is_inferred
+
+
+def one_value(api: CheckerPluginInterface, use: NameExpr, read_once: bool = False) -> Expression | None:
+    """The one value the variable ``use`` reads holds there, not an item of one
+    (``reaching_values``); None otherwise, and for a parameter. With ``read_once``, only where
+    ``use`` is the variable's one mention in the module: a container or an array read through
+    its binding may have been changed in place since (``init["b"] = 1.0``, ``xs.append(x)``,
+    ``a.shape = (2, 3)``, a helper given it), which any other mention may do."""
+    if not assigned_variable(use):
+        return None
+    tree = mypy_internals.module_tree(api)
+    if tree is None:
+        return None
+    if read_once and any(other is not use and other.node is use.node for other in of(tree).mentions_read().by_name.get(use.name, [])):
+        return None
+    values = reaching_values(api, use)
+    return values[0][0] if len(values) == 1 and not values[0][1] else None
 
 
 def reaching_values(api: CheckerPluginInterface, use: Expression) -> list[tuple[Expression, bool]]:

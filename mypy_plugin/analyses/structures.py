@@ -276,7 +276,7 @@ class StructureReader:
     def call(self, node: CallExpr) -> Structure:
         callee = node.callee
         if isinstance(callee, RefExpr) and callee.fullname == "builtins.dict" and all(kind == ARG_NAMED for kind in node.arg_kinds):
-            named = sorted(zip((str(name) for name in node.arg_names), node.args))  # dict(a=3, b=4), dict()
+            named = sorted(zip((str(name) for name in node.arg_names), node.args), key=lambda item: item[0])  # dict(a=3, b=4), dict()
             return Node("dict", tuple(self.value(value) for _, value in named), tuple(name for name, _ in named))
         if isinstance(callee, MemberExpr):
             if callee.name in UPDATES and isinstance(callee.expr, IndexExpr) and isinstance(callee.expr.base, MemberExpr):
@@ -330,14 +330,14 @@ def of_expression(node: Expression) -> Structure:
 
 def of_argument(api: CheckerPluginInterface, node: Expression, typed: Type | None = None) -> Structure:
     """An argument's structure: as written (a literal), else as the one value its name holds
-    there reads (``init = {"t": x}`` above the call; a call read from a transform may come
-    before its value is bound), its unknown parts taken from its type (``typed``, or the
-    variable's) where every binding of it has that type (``bindings.holds``)."""
+    there reads, where the argument is its one mention (``init = {"t": x}`` above the call; a
+    call read from a transform may come before its value is bound), its unknown parts taken
+    from its type (``typed``, or the variable's) where every binding of it has that type
+    (``bindings.holds``)."""
     written = of_expression(node)
-    if written is None and isinstance(node, NameExpr) and bindings.assigned_variable(node):
-        values = bindings.reaching_values(api, node)
-        if len(values) == 1 and not values[0][1]:
-            written = of_expression(values[0][0])
+    if written is None and isinstance(node, NameExpr):
+        value = bindings.one_value(api, node, read_once=True)
+        written = of_expression(value) if value is not None else None
     if typed is None and isinstance(node, NameExpr) and isinstance(node.node, Var):
         typed = node.node.type
     if typed is not None and not bindings.holds(api, node):

@@ -163,16 +163,16 @@ def number_kind(api: CheckerPluginInterface, node: Expression, depth: int = 0, n
     """``FLOAT`` where the code certainly makes ``node`` a Python float, ``NUMBER`` where it is
     certainly a Python ``int`` or ``float`` otherwise, None where undecided (see the module's
     docstring). One walk answers both, so each part, and each binding, is read once. Without
-    ``numbers`` (a part of a shape, where only a float matters), a variable is not asked
-    whether it holds a number by its type, which reads the module's bindings."""
+    ``numbers`` (a part of a shape, where only a float matters), a variable is asked whether it
+    holds a number by its type (which reads the module's bindings) only beside a float."""
     if isinstance(node, FloatExpr):
         return FLOAT
     if isinstance(node, IntExpr):
         return NUMBER
     if isinstance(node, UnaryExpr):
-        return number_kind(api, node.expr, depth) if node.op in ("-", "+") else None
+        return number_kind(api, node.expr, depth, numbers) if node.op in ("-", "+") else None
     if isinstance(node, OpExpr):
-        return operation_kind(api, node, depth)
+        return operation_kind(api, node, depth, numbers)
     if isinstance(node, IndexExpr) and isinstance(node.base, MemberExpr) and node.base.name == "shape":
         return None if isinstance(node.index, (SliceExpr, TupleExpr)) else NUMBER  # an item of a shape, not a slice
     if isinstance(node, CallExpr) and isinstance(node.callee, RefExpr) and len(node.args) == 1:
@@ -188,7 +188,7 @@ def number_kind(api: CheckerPluginInterface, node: Expression, depth: int = 0, n
     return None
 
 
-def operation_kind(api: CheckerPluginInterface, node: OpExpr, depth: int) -> str | None:
+def operation_kind(api: CheckerPluginInterface, node: OpExpr, depth: int, numbers: bool) -> str | None:
     """What ``node``'s operator makes of two Python numbers: ``/`` a float, where a variable of
     no known type may stand on either side too; ``+ - * // %`` a float where one side is."""
     if node.op == "/":
@@ -196,7 +196,10 @@ def operation_kind(api: CheckerPluginInterface, node: OpExpr, depth: int) -> str
         return FLOAT if all(untyped_name(side) or number_kind(api, side, depth) is not None for side in sides) else None
     if node.op not in ("+", "-", "*", "//", "%"):
         return None
-    kinds = (number_kind(api, node.left, depth), number_kind(api, node.right, depth))
+    sides = (node.left, node.right)
+    kinds = [number_kind(api, side, depth, numbers) for side in sides]
+    if not numbers and FLOAT in kinds:  # a float: is the other side a number, by its type too?
+        kinds = [kind if kind is not None else number_kind(api, side, depth) for kind, side in zip(kinds, sides)]
     if None in kinds:
         return None
     return FLOAT if FLOAT in kinds else NUMBER

@@ -103,7 +103,8 @@ ONE_PER_ARGUMENT: Final = 'Give one entry per positional argument the calls pass
 
 def on_transform(ctx: FunctionContext) -> Type:
     """``@jax.grad`` (the context is the ``Decorator``) or ``jax.grad(f, ...)``; the same for
-    ``jax.value_and_grad`` and ``jax.vmap``."""
+    ``jax.value_and_grad``, ``jax.vmap`` and ``jax.pmap``: the transform's own options, then
+    the calls found of what it returns (through ``functools.partial`` too)."""
     context = ctx.context
     tree = mypy_internals.module_tree(ctx.api)
     if tree is None:
@@ -134,8 +135,8 @@ def on_partial(ctx: FunctionSigContext) -> FunctionLike:
 
 
 def check_decorator(api: CheckerPluginInterface, decorator: Decorator) -> None:
-    """The innermost decorator, where it is ``jax.grad``, ``jax.value_and_grad`` or
-    ``jax.vmap`` (bare, or bound with ``partial``)."""
+    """The innermost decorator, where it is ``jax.grad``, ``jax.value_and_grad``, ``jax.vmap``
+    or ``jax.pmap`` (bare, or bound with ``partial``)."""
     node = decorator.decorators[-1]
     found = transforms.transform_of(node)
     if found is None:
@@ -247,7 +248,11 @@ def check_grad_call(api: CheckerPluginInterface, call: CallExpr, transform: str,
 def check_vmap_call(api: CheckerPluginInterface, call: CallExpr, function: FuncItem | None, options: dict[str, Expression]) -> None:
     """``in_axes`` written as a tuple or list with another count of entries than the call's
     positional arguments; a Python number, or a list or tuple of them, at a mapped position (it
-    has no axis); a dict of ``in_axes`` whose keys are not those of the dict passed there."""
+    has no axis); a dict of ``in_axes`` whose keys are not those of the dict passed there, or
+    any tree of axes that is not a prefix of the argument's structure; mapped axes of other
+    sizes, or past an array's rank (``check_mapped_sizes``); ``out_axes`` against what the
+    function returns for these arguments. Each is reported at the call, which JAX raises from
+    (the call's line also where an argument came from a ``functools.partial``)."""
     in_axes = options.get("in_axes")
     positional = [arg for arg, kind in zip(call.args, call.arg_kinds) if kind == ARG_POS]
     called = f'"{source(call.callee) or "the function"}"'
@@ -274,20 +279,20 @@ def check_vmap_call(api: CheckerPluginInterface, call: CallExpr, function: FuncI
                 message = NOTHING_TO_MAP.format(position=index + 1, called=called, what=what)
                 written, _ = checked_module.reference(api, fullnames.JAX_NUMPY, "asarray")
                 note = PASS_AN_ARRAY.format(jnp=written.rpartition(".")[0] or "jnp", value=source(arg) or "values")
-                reporting.error_with_notes(api, arg, VMAP_CODE, message, [note])
+                reporting.error_with_notes(api, call, VMAP_CODE, message, [note])  # where JAX raises
                 return
         elif isinstance(axis, DictExpr) and isinstance(arg, DictExpr):
             wanted, given = string_keys(axis), string_keys(arg)
             if wanted is not None and given is not None and wanted != given:
                 message = OTHER_KEYS.format(position=index + 1, axes=listed(wanted), called=called, passed=listed(given))
-                reporting.error_with_notes(api, arg, VMAP_CODE, message, [SAME_KEYS])
+                reporting.error_with_notes(api, call, VMAP_CODE, message, [SAME_KEYS])
                 return
         else:
             spec, structure = structures.of_expression(axis), structures.of_argument(api, arg)
             if structures.not_a_prefix(spec, structure):
                 described = structures.describe(spec), structures.describe(structure)
                 message = NOT_A_PREFIX.format(position=index + 1, called=called, axes=described[0], passed=described[1])
-                reporting.error_with_notes(api, arg, VMAP_CODE, message, [AXES_LIKE_THE_ARGUMENT])
+                reporting.error_with_notes(api, call, VMAP_CODE, message, [AXES_LIKE_THE_ARGUMENT])
                 return
     default = int_literal(in_axes) if in_axes is not None else 0
     mapped = [
@@ -349,8 +354,8 @@ def misfits(spec: structures.Node, function: FuncItem, given: dict[str, structur
 
 
 def check_pmap_call(api: CheckerPluginInterface, call: CallExpr, options: dict[str, Expression]) -> None:
-    """``in_axes`` of ``jax.pmap`` that is no tuple, int or None (a list, a dict, a dataclass):
-    JAX compares it with the tuple of positional arguments, at each call."""
+    """``in_axes`` of ``jax.pmap`` that is a list or a dict: JAX compares it with the tuple of
+    positional arguments, at each call."""
     in_axes = options.get("in_axes")
     what = axes_kind(api, in_axes, lists=True) if in_axes is not None else None
     if what is not None:
@@ -371,7 +376,9 @@ def check_axes_kind(api: CheckerPluginInterface, at: Context, fullname: str, opt
 
 def axes_kind(api: CheckerPluginInterface, node: Expression, lists: bool) -> str | None:
     """What ``in_axes`` is where JAX rejects its kind, as written or as typed where the type
-    holds: ``a dict``, ``an instance of "Axes"`` (a dataclass), and ``a list`` where ``lists``;
+    holds: ``a dict``; for ``jax.vmap``, ``an instance of "Axes"`` (a dataclass: ``TypeError``
+    whether or not it is a pytree); for ``jax.pmap`` (``lists``), ``a list`` (a dataclass
+    raises ``ValueError`` there where it is a pytree, ``TypeError`` where not: left alone);
     None for an int, None, a tuple, and what is not known."""
     if isinstance(node, DictExpr):
         return "a dict"
@@ -388,7 +395,7 @@ def axes_kind(api: CheckerPluginInterface, node: Expression, lists: bool) -> str
         return None
     if info.fullname == "builtins.dict" or info.fullname == "builtins.list" and lists:
         return "a dict" if info.fullname == "builtins.dict" else "a list"
-    return f'an instance of "{info.name}"' if "dataclass" in info.metadata else None
+    return f'an instance of "{info.name}"' if "dataclass" in info.metadata and not lists else None
 
 
 def unmappable(arg: Expression) -> str | None:

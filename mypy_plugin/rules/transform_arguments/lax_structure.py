@@ -45,8 +45,10 @@ KEEP_THE_CARRY: Final = (
 )
 RETURNS_NOTHING: Final = "{body} ends without a return: it returns None"
 AT_LINE: Final = "Returned at line {line}"
-BRANCHES_DIFFER: Final = "The branches of {conditional} return {a} ({first}) and {b} ({second}){where}; JAX raises TypeError"
-AT_PATH: Final = " at {path}"
+BRANCHES_DIFFER: Final = "The branches of {conditional} return {a} ({first}) and {b} ({second}); JAX raises TypeError"
+BRANCHES_DIFFER_INSIDE: Final = (
+    "The branches of {conditional} return different structures at {path}: {a} ({first}) against {b} ({second}); JAX raises TypeError"
+)
 SAME_STRUCTURE: Final = (
     "Every branch returns the same structure (tuple lengths, dict keys, None against an array); where a branch has nothing to "
     'return, return zeros of the same form (e.g. "jnp.zeros_like(x)")'
@@ -113,13 +115,13 @@ def on_branches(ctx: FunctionContext) -> Type:
     for (first, a), (second, b) in zip(known, known[1:]):
         if structures.differ(a, b):
             path, a_part, b_part = structures.first_difference(a, b)
-            message = BRANCHES_DIFFER.format(
+            message = (BRANCHES_DIFFER_INSIDE if path else BRANCHES_DIFFER).format(
                 conditional=printed,
+                path=path,
                 a=structures.describe(a_part),
                 b=structures.describe(b_part),
                 first=structures.named(first),
                 second=structures.named(second),
-                where=AT_PATH.format(path=path) if path else "",
             )
             reporting.error_with_notes(ctx.api, call, CODE, message, [SAME_STRUCTURE])
             break

@@ -5,20 +5,23 @@
 (``vmap was requested to map its argument along axis 1, which implies that its rank should be
 at least 2``). Both are read here from how the array is made, where the code writes its sizes:
 
-- a creator given its shape: ``zeros``, ``ones``, ``empty``, ``full`` of ``jax.numpy`` or
-  NumPy (``jnp.zeros((4, 3))``, ``np.ones([2])``, ``jnp.zeros(n)``), ``zeros_like`` of a known
-  array, NumPy's ``random.randn(10, 4)`` and ``random.rand``, a ``jax.random`` sampler's
-  ``shape``;
+- a creator of ``jax.numpy`` given its shape: ``zeros``, ``ones``, ``empty``, ``full``
+  (``jnp.zeros((4, 3))``, ``jnp.zeros(n)``), ``zeros_like`` and its kin of a known array (given
+  no ``shape``), NumPy's ``random.randn(10, 4)`` and ``random.rand``, a ``jax.random``
+  sampler's ``shape``;
 - a list written out and made an array (``jnp.array([1, 2])``: its length, then the lengths of
-  nested lists where they agree);
-- ``arange`` of whole numbers, ``linspace``'s ``num`` (50 where it is not given);
+  nested lists where they agree; not with ``ndmin``, nor with a starred item);
+- ``arange`` of whole numbers, ``linspace`` of two numbers and its ``num`` (50 where it is
+  not given);
 - ``jax.random.split(key, n)``: ``n`` leading (a key's own axes follow for the older keys);
-- ``.reshape(...)`` given its sizes.
+- ``.reshape(...)`` given its sizes, of an array read here.
 
-A size is an int as written, or a name whose one binding there is one (``N = 1000``); a name
-is read through the one value it holds (``bindings.reaching_values``). Anything else is
-unknown: None for the array, or None for one size; ``...`` last where the trailing axes are
-not known (the rank is then not known either).
+A size is an int as written, or a name whose one binding there is one (``N = 1000``). An array
+is read through a name's one value only where that read is the name's one mention in the
+module (``bindings.one_value``): an array can change shape in place. Anything else is unknown:
+None for the array, or None for one size; ``...`` last where the trailing axes are not known
+(the rank is then not known either). NumPy's own creators are not read (their full names are
+NumPy's private modules').
 """
 
 from __future__ import annotations
@@ -26,11 +29,25 @@ from __future__ import annotations
 from types import EllipsisType
 from typing import Final
 
-from mypy.nodes import ARG_POS, CallExpr, ComplexExpr, Expression, FloatExpr, ListExpr, MemberExpr, MypyFile, NameExpr, RefExpr, TupleExpr
+from mypy.nodes import (
+    ARG_NAMED,
+    ARG_POS,
+    CallExpr,
+    ComplexExpr,
+    Expression,
+    FloatExpr,
+    ListExpr,
+    MemberExpr,
+    MypyFile,
+    NameExpr,
+    RefExpr,
+    StarExpr,
+    TupleExpr,
+)
 from mypy.plugin import CheckerPluginInterface
 
 from mypy_plugin.analyses import bindings
-from mypy_plugin.lib import fullnames
+from mypy_plugin.lib import arguments, fullnames
 from mypy_plugin.lib.source import int_literal
 
 Size = int | None
@@ -38,34 +55,39 @@ Shape = tuple[int | None | EllipsisType, ...] | None
 MORE: Final = ...
 """The last item of a shape whose trailing axes are not known."""
 
-NUMPY_MODULES: Final = (fullnames.JNP, "numpy.")
 CREATORS: Final = frozenset({"zeros", "ones", "empty", "full"})
 """Functions whose first argument (``shape``) is the shape."""
-LIKE: Final = frozenset({"zeros_like", "ones_like", "empty_like", "full_like"})
 FROM_LISTS: Final = frozenset({"array", "asarray"})
 NUMPY_RANDOM_DIMENSIONS: Final = frozenset(
     {"numpy.random.mtrand.randn", "numpy.random.mtrand.rand", "numpy.random.randn", "numpy.random.rand"}
 )
 """NumPy's samplers that take each size as an argument (``randn(10, 4)``)."""
-JAX_SAMPLERS: Final = frozenset({"normal", "uniform", "bernoulli", "truncated_normal", "randint", "bits", "gumbel", "laplace"})
-"""``jax.random`` samplers whose ``shape`` is the second argument or the ``shape`` keyword."""
+JAX_SAMPLERS: Final = {"normal": 1, "uniform": 1, "randint": 1, "bits": 1, "gumbel": 1, "laplace": 1, "bernoulli": 2, "truncated_normal": 3}
+"""``jax.random`` samplers, each with the position of its ``shape`` (also taken by name)."""
 LINSPACE_NUM: Final = 50
 """``linspace``'s ``num`` where it is not given."""
 FOLLOWED: Final = 3
 """How many bindings deep a name is read."""
+LIKE_PARAMETERS: Final = {
+    "full_like": ("a", "fill_value", "dtype"),
+    **dict.fromkeys(("zeros_like", "ones_like", "empty_like"), ("a", "dtype")),
+}
+"""What a ``*_like`` call may pass for the shape to be its argument's: no ``shape``."""
 
 
 def shape_of(api: CheckerPluginInterface, node: Expression, depth: int = 0) -> Shape:
     """The shape of the array ``node`` makes, as far as the code spells it out; None where
-    unknown."""
+    unknown. A name is read through its one value only where it is mentioned nowhere else: an
+    array's shape can change in place (``a.shape = (2, 3)``, ``a.resize(...)``)."""
     if isinstance(node, NameExpr):
-        value = one_value(api, node, depth)
+        value = bindings.one_value(api, node, read_once=True) if depth < FOLLOWED else None
         return shape_of(api, value, depth + 1) if value is not None else None
     if not isinstance(node, CallExpr):
         return None
     callee = node.callee
     if isinstance(callee, MemberExpr) and callee.name == "reshape" and not is_module(callee.expr):
-        return reshaped(api, node, depth)  # an array's method: the sizes given make the shape
+        # the method of an array made here (another object's reshape may do anything)
+        return reshaped(api, node, depth) if shape_of(api, callee.expr, depth) is not None else None
     if not isinstance(callee, RefExpr) or not callee.fullname:
         return None
     return made_by(api, callee.fullname, node, depth)
@@ -79,22 +101,32 @@ def is_module(node: Expression) -> bool:
 def made_by(api: CheckerPluginInterface, fullname: str, call: CallExpr, depth: int) -> Shape:
     module, _, name = fullname.rpartition(".")
     module += "."
-    if module in NUMPY_MODULES:
+    if module == fullnames.JNP:
         if name in CREATORS:
             shape = argument(call, 0, "shape")
             return dimensions(api, shape, depth) if shape is not None else None
-        if name in LIKE:
-            like = argument(call, 0, "a") or argument(call, 0, "prototype")
-            return shape_of(api, like, depth) if like is not None and argument(call, 99, "shape") is None else None
+        if name in LIKE_PARAMETERS:
+            like = argument(call, 0, "a")
+            allowed = LIKE_PARAMETERS[name]
+            if like is None or not passes_only(call, allowed, len(allowed)):
+                return None
+            return shape_of(api, like, depth)
         if name in FROM_LISTS:
             written = argument(call, 0, "object") or argument(call, 0, "a")
-            return listed(written) if isinstance(written, (ListExpr, TupleExpr)) else None
+            if not isinstance(written, (ListExpr, TupleExpr)) or not passes_only(call, ("object", "a", "dtype"), 2):
+                return None  # ndmin, copy=False of a list...: not read
+            return nested_list_shape(written)
         if name == "arange":
             return arange(api, call, depth)
         if name == "linspace":
             num = argument(call, 2, "num")
             count = LINSPACE_NUM if num is None else size(api, num, depth)
-            return (count,) if count is not None and argument(call, 99, "axis") is None else None
+            ends = [argument(call, 0, "start"), argument(call, 1, "stop")]
+            if not all(end is not None and numeric(end) for end in ends) or not passes_only(
+                call, ("start", "stop", "num", "endpoint", "dtype"), 5
+            ):
+                return None  # array ends add their axes; retstep returns a pair
+            return (count,) if count is not None else None
     if fullname in NUMPY_RANDOM_DIMENSIONS and all(kind == ARG_POS for kind in call.arg_kinds):
         return tuple(size(api, arg, depth) for arg in call.args)
     if module in fullnames.RANDOM_MODULES:
@@ -103,7 +135,7 @@ def made_by(api: CheckerPluginInterface, fullname: str, call: CallExpr, depth: i
             count = 2 if num is None else size(api, num, depth)
             return (count, MORE)
         if name in JAX_SAMPLERS:
-            shape = argument(call, 1, "shape")
+            shape = argument(call, JAX_SAMPLERS[name], "shape")
             return dimensions(api, shape, depth) if shape is not None else None
     return None
 
@@ -129,12 +161,15 @@ def arange(api: CheckerPluginInterface, call: CallExpr, depth: int) -> Shape:
     return (max(stop - start, 0),)
 
 
-def listed(node: ListExpr | TupleExpr) -> Shape:
+def nested_list_shape(node: ListExpr | TupleExpr) -> Shape:
     """The shape of nested lists written out: each level's length where every list there has
-    it; ``...`` where an item is not a list written out (an array's own axes follow)."""
+    it; ``...`` where an item is not a list written out (an array's own axes follow); None
+    where an item is starred (``[*rows]``: its length is not known)."""
     shape: list[int | None | EllipsisType] = [len(node.items)]
     level: list[Expression] = list(node.items)
     while level:
+        if any(isinstance(item, StarExpr) for item in level):
+            return None
         if all(isinstance(item, (ListExpr, TupleExpr)) for item in level):
             lengths = {len(item.items) for item in level if isinstance(item, (ListExpr, TupleExpr))}
             if len(lengths) != 1:
@@ -154,8 +189,11 @@ def numeric(node: Expression) -> bool:
 
 
 def dimensions(api: CheckerPluginInterface, node: Expression, depth: int) -> Shape:
-    """A shape argument: a tuple or a list of sizes, or one size."""
+    """A shape argument: a tuple or a list of sizes, or one size; None where a size is starred
+    (``(*batch, 3)``)."""
     if isinstance(node, (TupleExpr, ListExpr)):
+        if any(isinstance(item, StarExpr) for item in node.items):
+            return None
         return tuple(nonnegative(size(api, item, depth)) for item in node.items)
     one = size(api, node, depth)
     return (one,) if one is not None and one >= 0 else None
@@ -170,26 +208,26 @@ def size(api: CheckerPluginInterface, node: Expression, depth: int) -> Size:
     written = int_literal(node)
     if written is not None or not isinstance(node, NameExpr):
         return written
-    value = one_value(api, node, depth)
+    value = bindings.one_value(api, node) if depth < FOLLOWED else None
     return int_literal(value) if value is not None else None
 
 
-def one_value(api: CheckerPluginInterface, node: NameExpr, depth: int) -> Expression | None:
-    """The one value the variable ``node`` holds where it is read (not an item of one); a
-    parameter, or a variable declared with a type, is not read (most names given to a
-    transform are parameters, and reading a module's bindings costs)."""
-    if depth >= FOLLOWED or not bindings.assigned_variable(node):
-        return None
-    values = bindings.reaching_values(api, node)
-    return values[0][0] if len(values) == 1 and not values[0][1] else None
-
-
 def argument(call: CallExpr, position: int, name: str) -> Expression | None:
-    """The argument written for a parameter, by position (before any keyword) or by name."""
-    for index, (arg, kind, arg_name) in enumerate(zip(call.args, call.arg_kinds, call.arg_names)):
-        if arg_name == name or kind == ARG_POS and index == position and arg_name is None:
-            return arg
-    return None
+    """The one argument written for a parameter, by position or by name."""
+    written = arguments.written_for(call, position, name)
+    return call.args[written[0]] if len(written) == 1 and call.arg_kinds[written[0]] in (ARG_POS, ARG_NAMED) else None
+
+
+def passes_only(call: CallExpr, parameters: tuple[str, ...], positional: int) -> bool:
+    """Whether ``call`` passes at most ``positional`` arguments by position and, by name, only
+    ``parameters``; no ``*args`` or ``**kwargs``."""
+    named = [name for name, kind in zip(call.arg_names, call.arg_kinds) if kind == ARG_NAMED]
+    by_position = [kind for kind in call.arg_kinds if kind == ARG_POS]
+    return (
+        len(by_position) + len(named) == len(call.arg_kinds)
+        and len(by_position) <= positional
+        and all(name in parameters for name in named)
+    )
 
 
 def axis_size(shape: Shape, axis: int) -> tuple[bool, Size]:
