@@ -76,6 +76,14 @@ def name_of_result(holding: object, transform: CallExpr) -> NameExpr | None:
     return target if isinstance(target, NameExpr) and target.node is not None else None
 
 
+def calls_with_partials(api: CheckerPluginInterface, transform: CallExpr | Decorator) -> list[CallExpr]:
+    """The calls found of what ``transform`` returns (``calls_of_result``), or of the function
+    it decorates by its name; and, where that name is used otherwise than called, the calls
+    through ``functools.partial`` (``calls_through_partial``)."""
+    by_name = calls_of_decorated(api, transform) if isinstance(transform, Decorator) else calls_of_result(api, transform)
+    return by_name.calls + (calls_through_partial(api, transform) if not by_name.complete else [])
+
+
 def calls_through_partial(api: CheckerPluginInterface, transform: CallExpr | Decorator) -> list[CallExpr]:
     """The calls of ``functools.partial`` applications of a transformed function by its name
     (``pf = partial(f_vmapped, x=xs)``, then ``pf(a)``), each written as the call it makes: the

@@ -118,9 +118,7 @@ def on_transform(ctx: FunctionContext) -> Type:
         if options is not None and not check_axes_kind(ctx.api, context, fullname, dict(options)):
             if function is not None:
                 check(ctx.api, context, fullname, function, options)
-            by_name = applied.calls_of_result(ctx.api, context)
-            calls = by_name.calls + (applied.calls_through_partial(ctx.api, context) if not by_name.complete else [])
-            check_calls(ctx.api, calls, fullname, function, options)
+            check_calls(ctx.api, applied.calls_with_partials(ctx.api, context), fullname, function, options)
     return ctx.default_return_type
 
 
@@ -149,9 +147,7 @@ def check_decorator(api: CheckerPluginInterface, decorator: Decorator) -> None:
         return
     check(api, node, fullnames.called(callee), decorator.func, options)
     if len(decorator.decorators) == 1:
-        by_name = applied.calls_of_decorated(api, decorator)
-        calls = by_name.calls + (applied.calls_through_partial(api, decorator) if not by_name.complete else [])
-        check_calls(api, calls, fullnames.called(callee), decorator.func, options)
+        check_calls(api, applied.calls_with_partials(api, decorator), fullnames.called(callee), decorator.func, options)
 
 
 def check(api: CheckerPluginInterface, at: Context, fullname: str, function: FuncItem, options: list[tuple[str, Expression]]) -> None:
@@ -445,8 +441,8 @@ def integer(node: Expression) -> str | None:
 def check_out_axes(api: CheckerPluginInterface, at: Context, function: FuncItem, out_axes: Expression) -> None:
     """``out_axes`` written as a tuple, a list or a dict that no return of the function fits."""
     spec = structures.of_expression(out_axes)
-    returns = [found for _, found in Returns(function, {}).read()]
-    if isinstance(spec, structures.Node) and returns and all(structures.not_a_prefix(spec, found) for found in returns):
+    returns = misfits(spec, function, {}) if isinstance(spec, structures.Node) else None
+    if returns is not None:
         message = OUT_AXES.format(
             spec=structures.describe(spec), function=structures.named(function), got=structures.describe_each(returns)
         )
