@@ -25,7 +25,6 @@ from mypy.nodes import (
     FuncDef,
     ListExpr,
     NameExpr,
-    RefExpr,
     TupleExpr,
 )
 from mypy.plugin import CheckerPluginInterface
@@ -34,7 +33,6 @@ from mypy_plugin.analyses import bindings, transforms
 from mypy_plugin.analyses.transforms import TransformedFunction
 from mypy_plugin.analyses.values import PYTHON_LIST, TRACED, Env, State, is_number
 from mypy_plugin.lib import arguments, checked_module, mypy_internals, nodes
-from mypy_plugin.lib.fullnames import PARTIAL
 
 
 class Applied:
@@ -87,8 +85,8 @@ def calls_with_partials(api: CheckerPluginInterface, transform: CallExpr | Decor
 def calls_through_partial(api: CheckerPluginInterface, transform: CallExpr | Decorator) -> list[CallExpr]:
     """The calls of ``functools.partial`` applications of a transformed function by its name
     (``pf = partial(f_vmapped, x=xs)``, then ``pf(a)``), each written as the call it makes: the
-    partial's arguments, then the call's, at the call's line. Every expression of the module is
-    read: ask only where the name is used otherwise than called (``Applied.complete``)."""
+    partial's arguments, then the call's, at the call's line. Ask only where the name is used
+    otherwise than called (``Applied.complete``)."""
     tree = mypy_internals.module_tree(api)
     node: object
     if isinstance(transform, Decorator):
@@ -102,13 +100,11 @@ def calls_through_partial(api: CheckerPluginInterface, transform: CallExpr | Dec
     if tree is None:
         return []
     found = []
-    for expression in bindings.of(tree).expressions_read():
-        if type(expression) is not CallExpr or not expression.args or expression.arg_kinds[0] != ARG_POS:
-            continue
-        applied_to = expression.args[0]
-        if isinstance(applied_to, NameExpr) and applied_to.name == name and applied_to.node is node:
-            if isinstance(expression.callee, RefExpr) and expression.callee.fullname == PARTIAL:
-                found += [joined(expression, call) for call in calls_of_result(api, expression).calls]
+    for partial in bindings.of(tree).mentions_read().partials:
+        applied_to = partial.args[0]
+        assert isinstance(applied_to, NameExpr)  # Mentions.partials holds those only
+        if applied_to.name == name and applied_to.node is node:
+            found += [joined(partial, call) for call in calls_of_result(api, partial).calls]
     return found
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Final
 
 from mypy.nodes import (
+    ARG_POS,
     GDEF,
     LDEF,
     AssignmentExpr,
@@ -133,17 +134,21 @@ def every_expression(code: MypyFile | FuncDef) -> list[Expression]:
 class Mentions:
     """Every mention of a name in a module, or in a function with the functions defined in it,
     but the one that defines it (a binding again counts), with the call it is the callee of (or
-    None), by name: from mypy's own list of the expressions (``mypy_internals.subexpressions``).
-    Which node a name refers to is read when asked (``NameExpr.node``)."""
+    None), by name; and the ``functools.partial`` applications of a name, and the walrus
+    targets. Read from mypy's own list of the expressions (``mypy_internals.subexpressions``),
+    which is not kept: mypy frees a module's tree once it is checked, and what is kept here
+    outlives it. Which node a name refers to is read when asked (``NameExpr.node``)."""
 
-    def __init__(self, code: MypyFile | FuncDef, expressions: list[Expression] | None = None) -> None:
-        expressions = expressions if expressions is not None else every_expression(code)
+    def __init__(self, code: MypyFile | FuncDef) -> None:
         # exact types: mypy's compiled classes have no subclasses here, and the test is the
         # cost of this loop over every expression read
         self.by_name: dict[str, list[NameExpr]] = {}
         self.callee_of: dict[int, CallExpr] = {}
         """The call each name is the callee of, by the name's id."""
-        for expression in expressions:
+        self.partials: list[CallExpr] = []
+        """The calls of ``functools.partial`` whose first argument is a name (``partial(f, x=1)``)."""
+        self.walruses: list[AssignmentExpr] = []
+        for expression in every_expression(code):
             if type(expression) is NameExpr:
                 if not expression.is_new_def:
                     found = self.by_name.get(expression.name)
@@ -151,8 +156,20 @@ class Mentions:
                         self.by_name[expression.name] = [expression]
                     else:
                         found.append(expression)
-            elif type(expression) is CallExpr and type(expression.callee) is NameExpr:
-                self.callee_of[id(expression.callee)] = expression
+            elif type(expression) is CallExpr:
+                callee = expression.callee
+                if type(callee) is NameExpr:
+                    self.callee_of[id(callee)] = expression
+                if (
+                    expression.args
+                    and type(expression.args[0]) is NameExpr
+                    and expression.arg_kinds[0] == ARG_POS
+                    and isinstance(callee, RefExpr)
+                    and callee.fullname == fullnames.PARTIAL
+                ):
+                    self.partials.append(expression)
+            elif type(expression) is AssignmentExpr:
+                self.walruses.append(expression)
 
     def calls(self, name: str, node: object) -> list[CallExpr]:
         """The calls of ``name`` where it refers to ``node``."""
@@ -182,8 +199,6 @@ class Bindings:
         self.assignments: dict[str, int] = {}
         """How many ``name = ...`` (and unpackings) bind each name, anywhere in the module."""
         self.bindings_read = False
-        self.expressions: list[Expression] | None = None
-        """Every expression of the module, listed where first asked (``every_expression``)."""
         self.mentions: Mentions | None = None
         self.declared_outside: set[str] = set()
         """The names a function of the module declares ``global`` or ``nonlocal``: a call may
@@ -199,7 +214,7 @@ class Bindings:
         """Bind the target of every ``(name := value)``. Which binding of its variable comes
         first is not known from here, so none of them counts as the one mypy typed it from,
         unless it is the variable's only binding."""
-        for expression in [each for each in self.expressions_read() if type(each) is AssignmentExpr]:
+        for expression in self.mentions_read().walruses:
             target = expression.target
             self.assignments[target.name] = self.assignments.get(target.name, 0) + 1
             if not isinstance(target.node, Var):
@@ -223,16 +238,10 @@ class Bindings:
         self.read_bindings()
         return self.declared_outside
 
-    def expressions_read(self) -> list[Expression]:
-        """``expressions``, listed once."""
-        if self.expressions is None:
-            self.expressions = every_expression(self.tree)
-        return self.expressions
-
     def mentions_read(self) -> Mentions:
         """The module's mentions of names, read where first asked."""
         if self.mentions is None:
-            self.mentions = Mentions(self.tree, self.expressions_read())
+            self.mentions = Mentions(self.tree)
         return self.mentions
 
     # Questions
