@@ -1,6 +1,6 @@
 """A data-loading step ported from PyTorch, where passing a stream, writing into a tensor,
 updating it in place, branching on a flag or a mask, handing a compiled function a string,
-seeding by number and NumPy's keywords were normal.
+seeding by number, NumPy's sizes and its keywords were normal.
 
 ``mypy examples/`` (with the package installed) reports each misuse below under its rule's
 code; at run time each raises on the line mypy reports, except the discarded update, which
@@ -83,6 +83,11 @@ def noise(seed: int, n: int) -> jax.Array:
 def sample_indices(key: jax.Array, n: int) -> jax.Array:
     # torch.randint(0, n, (n,), dtype=torch.float32) gives floats; JAX's randint makes integers.
     return jax.random.randint(key, (n,), 0, n, dtype=jnp.float32)
+
+
+def draw_batch(key: jax.Array, n: int, batch_size: int) -> jax.Array:
+    # torch.randint(n, (batch_size,)), ported through NumPy's np.random.choice(n, batch_size).
+    return jax.random.choice(key, n, batch_size)
 
 
 def clamp(batch: jax.Array) -> jax.Array:
@@ -191,13 +196,15 @@ def fixed(batch: jax.Array, device: Device, length: int) -> jax.Array:
 
 
 def fixed_sampling(seed: int, tokens: jax.Array, vocabulary: int) -> jax.Array:
-    # What to write instead: one key, split for each use; an integer dtype for randint;
-    # NumPy 2's names for clip; the updated copy that .at[] returns; jnp.zeros for a buffer.
+    # What to write instead: one key, split for each use; an integer dtype for randint; a
+    # tuple for choice's shape; NumPy 2's names for clip; the updated copy that .at[] returns;
+    # jnp.zeros for a buffer.
     key, noise_key, index_key = jax.random.split(jax.random.key(seed), 3)
     noisy = jnp.clip(jax.random.normal(noise_key, (vocabulary,)), min=0.0)
     indices = jax.random.randint(index_key, (vocabulary,), 0, vocabulary, dtype=jnp.int32)
+    drawn = jax.random.choice(key, vocabulary, (vocabulary,))
     counts = jnp.zeros(vocabulary).at[tokens].add(1.0)
-    return noisy + counts + indices + jnp.zeros((vocabulary,))
+    return noisy + counts + indices + drawn + jnp.zeros((vocabulary,))
 
 
 if __name__ == "__main__":

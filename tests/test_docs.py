@@ -9,7 +9,8 @@ Every Python block is one of two kinds:
   <Exception>`` (a declaration that every later call of it trips), ``: its use after raises
   <Exception>`` (a store that a later line trips), ``: the call raises <Exception>`` (a call that
   raises in the block's code it runs, a module's ``__call__``) or ``: runs, changes nothing``.
-  mypy with the plugin reports exactly the marked lines, under the marked codes, and the block,
+  mypy with the plugin reports exactly the marked lines, under the marked codes (mypy's own code
+  first where it reports one too: ``# error [arg-type, <code>]``), and the block,
   run, raises that exception (or a subclass of it) from the marked line (from a later line for a
   declaration or a store, through it for a call), or runs to its end. A misuse of a code that ``jax-stubs lint`` shows for one of
   mypy's own errors (``lint/mypy_errors.py``) is read from lint instead. An output block right after it (lines ``example.py:...``)
@@ -48,7 +49,8 @@ CODES = sorted(value.code for value in vars(errorcodes).values() if isinstance(v
 SECTIONS = ["What JAX raises", "What is reported", "What is left alone", "The fix", "Silencing"]
 """The sections of every page, in this order (as ``## <name>``)."""
 MARKER = re.compile(
-    r"# error \[(?P<code>[a-z-]+)\]: (?:(?P<later>each call |its use after |the call )?raises (?P<raises>\w+)|runs, changes nothing)$"
+    r"# error \[(?:(?P<mypys>[a-z-]+), )?(?P<code>[a-z-]+)\]: "
+    r"(?:(?P<later>each call |its use after |the call )?raises (?P<raises>\w+)|runs, changes nothing)$"
 )
 CANARY = "import jax.numpy as jnp\n\nwrong: int = jnp.zeros(3)\n"
 """Checked beside the JAX-way blocks: its one error shows that a checker read the folder and JAX."""
@@ -77,6 +79,9 @@ class Block(NamedTuple):
     text: str
     marked: dict[int, tuple[str, str | None, str]]
     output: list[str] | None
+    mypys: dict[int, str]
+    """mypy's own code at a marked line where mypy reports one too (``# error [arg-type,
+    jax-random-shape]: ...``): the plugin's run shows it, lint does not."""
 
 
 def blocks_of(document: Path) -> list[Block]:
@@ -84,12 +89,15 @@ def blocks_of(document: Path) -> list[Block]:
     found = []
     for match in re.finditer(r"```python\n(.*?)```\n", text, re.DOTALL):
         marked = {}
+        mypys = {}
         for number, line in enumerate(match[1].splitlines(), start=1):
             if marker := MARKER.search(line):
                 marked[number] = (marker["code"], marker["raises"], marker["later"] or "")
+                if marker["mypys"]:
+                    mypys[number] = marker["mypys"]
         output = re.match(r"\n[^\n]*\n\n```\n(example\.py:.*?)```\n", text[match.end() :], re.DOTALL)
         where = f"{document.relative_to(ROOT)}:{text.count(chr(10), 0, match.start()) + 2}"
-        found.append(Block(where, match[1], marked, output[1].splitlines() if output else None))
+        found.append(Block(where, match[1], marked, output[1].splitlines() if output else None, mypys))
     return found
 
 
@@ -282,7 +290,7 @@ def test_misuses_are_reported_on_their_lines_as_the_pages_print(misuses: Path) -
     for index, block in enumerate(MISUSES):
         if shown_by_lint(block):
             continue  # mypy reports the line under its own code: the next test reads lint
-        expected = sorted((line, code) for line, (code, _, _) in block.marked.items())
+        expected = sorted([*((line, code) for line, (code, _, _) in block.marked.items()), *block.mypys.items()])
         assert sorted(errors_of(printed.get(f"block_{index}.py", []))) == expected, block.where
         if block.output is not None:
             assert ["example.py" + line for line in printed[f"block_{index}.py"]] == block.output, block.where

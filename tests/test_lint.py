@@ -43,6 +43,7 @@ ARGUMENTS = {
     "from_generator": (3,),
     "noise": (3,),
     "jitter": (3,),
+    "pick_frames": (10,),
     "frames": (jnp.arange(4.0),),
     "running_peak": (jnp.arange(3.0),),
     "halve": (jnp.arange(3),),

@@ -153,6 +153,12 @@ RANDOM_DTYPE: Final = ErrorCode(
     CATEGORY,
 )
 
+RANDOM_SHAPE: Final = ErrorCode(
+    "jax-random-shape",
+    "a number where `jax.random.choice` takes a shape: `choice(key, a, 3)`",
+    CATEGORY,
+)
+
 DISCARDED_UPDATE: Final = ErrorCode(
     "jax-discarded-update",
     "an updated copy of a JAX array thrown away: `x.at[i].set(v)`, `x.sort()` as a statement",

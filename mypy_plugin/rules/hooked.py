@@ -210,7 +210,7 @@ HOOKED: Final[tuple[Hooked, ...]] = (
     Hooked(
         "prng.random_arguments",
         "RULE",
-        codes=("jax-prng-key", "jax-random-dtype"),
+        codes=("jax-prng-key", "jax-random-dtype", "jax-random-shape"),
         function_hooks=(
             "jax._src.random.PRNGKey",
             "jax._src.random.ball",

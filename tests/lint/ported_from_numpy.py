@@ -87,6 +87,12 @@ def jitter(n):
     return jax.random.randint(key, (n,), 0, 4, dtype=jnp.float32)  # jax-random-dtype
 
 
+def pick_frames(n_frames):
+    key = jax.random.key(2)
+    chosen = jax.random.choice(key, n_frames, (4,))
+    return jax.random.choice(key, n_frames, 4)  # jax-random-shape
+
+
 def frames(signal):
     pairs = jnp.reshape(signal, (signal.shape[0] // 2, 2))
     return jnp.reshape(signal, (signal.shape[0] / 2, 2))  # jax-float-shape

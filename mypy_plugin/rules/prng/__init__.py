@@ -1,2 +1,2 @@
-"""PRNG keys and seeds where JAX needs a key, and dtypes ``jax.random`` rejects (``jax-prng-key``,
-``jax-random-dtype``)."""
+"""PRNG keys and seeds where JAX needs a key, and the dtypes and shapes ``jax.random`` rejects
+(``jax-prng-key``, ``jax-random-dtype``, ``jax-random-shape``)."""

@@ -41,6 +41,7 @@ from mypy_plugin.lib.types import PYTHON_SCALARS, members
 
 KEY_CODE: Final = errorcodes.PRNG_KEY
 DTYPE_CODE: Final = errorcodes.RANDOM_DTYPE
+SHAPE_CODE: Final = errorcodes.RANDOM_SHAPE
 
 RANDOM: Final = "jax.random"
 """Where ``jax.random``'s functions are defined: one module up to JAX 0.10.1, a package's
@@ -166,6 +167,15 @@ USE_THE_KEY: Final = (
     'A key is made once from an integer; pass the key itself where a key goes, or derive new ones: "key, subkey = {split}(key)"'
 )
 WRONG_DTYPE: Final = '"{callee}" needs {kinds} dtype, not {dtype}; JAX raises {exception}'
+NOT_A_SEQUENCE: Final = 'Shape of "{callee}" is {value}, not a sequence; JAX raises TypeError'
+AS_A_TUPLE: Final = 'Pass the shape as a tuple: "({shape},)" for {shape} samples'
+WHOLE_NUMBERS: Final = frozenset({"an int", "a NumPy integer"})
+"""The numbers reported as a shape: a float has ``jax-float-shape``, and no tuple makes it one."""
+SEQUENCE_SHAPES: Final = frozenset({"choice"})
+"""The samplers whose shape must be a sequence: the others take a number for a shape of one
+axis (``jax.random.normal(key, 3)`` runs), ``choice`` raises ``TypeError`` for any number
+("shape argument of jax.random.choice must be a sequence"), Python's or NumPy's, on every
+release from 0.4.31 to 0.10.2."""
 
 
 def scalar_kinds(typ: Type) -> str | None:
@@ -291,6 +301,11 @@ def check_random(function: str) -> Callable[[FunctionContext], Type]:
                     report_seed(ctx.api, call, arg, callee(), scalar_kinds(typ) or "a float")
                 elif scalar_kinds(typ) is None and key_by_its_making(ctx.api, arg):  # a number is no key
                     report_key_as_seed(ctx.api, arg, callee())
+        if function in SEQUENCE_SHAPES:
+            for arg, typ in passed(ctx, "shape"):
+                value = scalar_kinds(typ)
+                if value in WHOLE_NUMBERS and bindings.holds(ctx.api, arg):
+                    report_shape(ctx.api, arg, callee(), value)
         if dtypes is not None:
             for arg, _ in passed(ctx, "dtype"):
                 written = dtype_kind(arg)
@@ -345,10 +360,16 @@ def report_dtype(api: CheckerPluginInterface, arg: Expression, callee: str, func
     reporting.error_with_notes(api, arg, DTYPE_CODE, message, [advice])
 
 
+def report_shape(api: CheckerPluginInterface, arg: Expression, callee: str, value: str) -> None:
+    """A number given as the shape of a sampler that takes a sequence (``choice(key, a, 3)``)."""
+    message = NOT_A_SEQUENCE.format(callee=callee, value=value)
+    reporting.error_with_notes(api, arg, SHAPE_CODE, message, [AS_A_TUPLE.format(shape=source(arg) or "n")])
+
+
 CHECKED_SAMPLERS: Final = sorted({*KEY_PARAMETERS, *SEEDED, *DTYPES})
 
 RULE: Final = Rule(
     KEY_CODE,
-    other_codes=(DTYPE_CODE,),
+    other_codes=(DTYPE_CODE, SHAPE_CODE),
     function_hooks={module + name: check_random(name) for module in fullnames.RANDOM_MODULES for name in CHECKED_SAMPLERS},
 )
