@@ -136,8 +136,9 @@ class Mentions:
     but the one that defines it (a binding again counts), with the call it is the callee of (or
     None), by name; and the ``functools.partial`` applications of a name, and the walrus
     targets. Read from mypy's own list of the expressions (``mypy_internals.subexpressions``),
-    which is not kept: mypy frees a module's tree once it is checked, and what is kept here
-    outlives it. Which node a name refers to is read when asked (``NameExpr.node``)."""
+    which is not kept: mypy clears a module's statements once it has checked it, and a list of
+    every expression kept here would hold them all until the next module's reading replaced
+    it. Which node a name refers to is read when asked (``NameExpr.node``)."""
 
     def __init__(self, code: MypyFile | FuncDef) -> None:
         # exact types: mypy's compiled classes have no subclasses here, and the test is the
@@ -214,7 +215,12 @@ class Bindings:
         """Bind the target of every ``(name := value)``. Which binding of its variable comes
         first is not known from here, so none of them counts as the one mypy typed it from,
         unless it is the variable's only binding."""
-        for expression in self.mentions_read().walruses:
+        walruses = (
+            self.mentions.walruses
+            if self.mentions is not None
+            else [each for each in every_expression(self.tree) if type(each) is AssignmentExpr]
+        )
+        for expression in walruses:
             target = expression.target
             self.assignments[target.name] = self.assignments.get(target.name, 0) + 1
             if not isinstance(target.node, Var):

@@ -172,10 +172,11 @@ AS_A_TUPLE: Final = 'Pass the shape as a tuple: "({shape},)" for {shape} samples
 WHOLE_NUMBERS: Final = frozenset({"an int", "a NumPy integer"})
 """The numbers reported as a shape: a float has ``jax-float-shape``, and no tuple makes it one."""
 SEQUENCE_SHAPES: Final = frozenset({"choice"})
-"""The samplers whose shape must be a sequence: the others take a number for a shape of one
-axis (``jax.random.normal(key, 3)`` runs), ``choice`` raises ``TypeError`` for any number
+"""The samplers whose shape must be a sequence, reported: most take a number for a shape of
+one axis (``jax.random.normal(key, 3)`` runs); ``choice`` raises ``TypeError`` for any number
 ("shape argument of jax.random.choice must be a sequence"), Python's or NumPy's, on every
-release from 0.4.31 to 0.10.2."""
+release from 0.4.31 to 0.10.2. ``multinomial``'s keyword-only shape raises too, with another
+exception for each kind of number and only on the releases that have it: left alone."""
 
 
 def scalar_kinds(typ: Type) -> str | None:
