@@ -134,11 +134,11 @@ def every_expression(code: MypyFile | FuncDef) -> list[Expression]:
 class Mentions:
     """Every mention of a name in a module, or in a function with the functions defined in it,
     but the one that defines it (a binding again counts), with the call it is the callee of (or
-    None), by name; and the ``functools.partial`` applications of a name, and the walrus
-    targets. Read from mypy's own list of the expressions (``mypy_internals.subexpressions``),
-    which is not kept: mypy clears a module's statements once it has checked it, and a list of
-    every expression kept here would hold them all until the next module's reading replaced
-    it. Which node a name refers to is read when asked (``NameExpr.node``)."""
+    None), by name; and the ``functools.partial`` applications of a name. Read from mypy's own
+    list of the expressions (``mypy_internals.subexpressions``), which is not kept: mypy clears a
+    module's statements once it has checked it, and a list of every expression kept here would
+    hold them all until the next module's reading replaced it. Which node a name refers to is
+    read when asked (``NameExpr.node``)."""
 
     def __init__(self, code: MypyFile | FuncDef) -> None:
         # exact types: mypy's compiled classes have no subclasses here, and the test is the
@@ -148,7 +148,6 @@ class Mentions:
         """The call each name is the callee of, by the name's id."""
         self.partials: list[CallExpr] = []
         """The calls of ``functools.partial`` whose first argument is a name (``partial(f, x=1)``)."""
-        self.walruses: list[AssignmentExpr] = []
         for expression in every_expression(code):
             if type(expression) is NameExpr:
                 if not expression.is_new_def:
@@ -169,8 +168,6 @@ class Mentions:
                     and callee.fullname == fullnames.PARTIAL
                 ):
                     self.partials.append(expression)
-            elif type(expression) is AssignmentExpr:
-                self.walruses.append(expression)
 
     def calls(self, name: str, node: object) -> list[CallExpr]:
         """The calls of ``name`` where it refers to ``node``."""
@@ -215,12 +212,7 @@ class Bindings:
         """Bind the target of every ``(name := value)``. Which binding of its variable comes
         first is not known from here, so none of them counts as the one mypy typed it from,
         unless it is the variable's only binding."""
-        walruses = (
-            self.mentions.walruses
-            if self.mentions is not None
-            else [each for each in every_expression(self.tree) if type(each) is AssignmentExpr]
-        )
-        for expression in walruses:
+        for expression in [each for each in every_expression(self.tree) if type(each) is AssignmentExpr]:
             target = expression.target
             self.assignments[target.name] = self.assignments.get(target.name, 0) + 1
             if not isinstance(target.node, Var):
