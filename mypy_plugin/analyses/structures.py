@@ -46,6 +46,7 @@ from mypy.nodes import (
     Statement,
     StrExpr,
     TupleExpr,
+    TypeInfo,
     UnaryExpr,
     Var,
 )
@@ -61,25 +62,56 @@ LEAF: Final = "leaf"
 """An array or a number: one leaf."""
 NONE: Final = "None"
 """``None``: a node with no leaf."""
+NAMEDTUPLE: Final = "namedtuple"
+SEQUENCES: Final = frozenset({"tuple", "list", NAMEDTUPLE})
+"""The nodes whose items are read by position (indexing, unpacking)."""
 
 
 class Node:
-    """A tuple, a list or a dict, with the structure of each item (None where unknown)."""
+    """A tuple, a list, a dict or a NamedTuple, with the structure of each item (None where
+    unknown)."""
 
-    __slots__ = ("kind", "items", "keys")
+    __slots__ = ("kind", "items", "keys", "named", "exact")
 
-    def __init__(self, kind: str, items: tuple[Structure, ...], keys: tuple[str, ...] = ()) -> None:
+    def __init__(self, kind: str, items: tuple[Structure, ...], keys: tuple[str, ...] = (), named: str = "", exact: bool = True) -> None:
         self.kind = kind
-        """``tuple``, ``list`` or ``dict``."""
+        """``tuple``, ``list``, ``dict`` or ``namedtuple``."""
         self.items = items
         self.keys = keys
-        """A dict's keys, in the order of ``items`` (sorted)."""
+        """A dict's keys, in the order of ``items`` (sorted); a NamedTuple's fields, in order."""
+        self.named = named
+        """A NamedTuple's class, by full name: JAX tells two classes apart even where their
+        fields agree."""
+        self.exact = exact
+        """Whether the node is of that very class, as the code makes it; not where it is read
+        from a type, which admits subclasses (a NamedTuple for a tuple type, a subclass for a
+        NamedTuple)."""
+
+    def form(self) -> tuple[str, int, tuple[str, ...]]:
+        """What JAX compares of the node itself, its items and its class aside."""
+        return self.kind, len(self.items), self.keys
+
+    def other_node(self, other: Node) -> bool:
+        """Whether ``other`` is certainly another node (its items aside): another kind, length,
+        keys, or another NamedTuple class where both are known exactly."""
+        if self.kind != other.kind and {self.kind, other.kind} == {"tuple", NAMEDTUPLE}:
+            typed_tuple = self if self.kind == "tuple" else other
+            return typed_tuple.exact or len(self.items) != len(other.items)  # a tuple type admits a NamedTuple
+        return self.form() != other.form() or self.exact and other.exact and self.named != other.named
+
+    def with_items(self, items: tuple[Structure, ...]) -> Node:
+        return Node(self.kind, items, self.keys, self.named, self.exact)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Node) and (self.kind, self.items, self.keys) == (other.kind, other.items, other.keys)
+        return isinstance(other, Node) and (self.form(), self.named, self.exact, self.items) == (
+            other.form(),
+            other.named,
+            other.exact,
+            other.items,
+        )
 
     def __hash__(self) -> int:
-        return hash((self.kind, self.items, self.keys))
+        return hash((self.form(), self.named, self.items))
 
 
 Structure = None | str | Node
@@ -101,7 +133,7 @@ def refine(written: Structure, typed: Structure) -> Structure:
     if written is None:
         return typed
     if isinstance(written, Node) and isinstance(typed, Node) and not differ(written, typed):
-        return Node(written.kind, tuple(refine(a, b) for a, b in zip(written.items, typed.items)), written.keys)
+        return written.with_items(tuple(refine(a, b) for a, b in zip(written.items, typed.items)))
     return written
 
 
@@ -111,7 +143,7 @@ def differ(a: Structure, b: Structure) -> bool:
     if a is None or b is None:
         return False
     if isinstance(a, Node) and isinstance(b, Node):
-        if (a.kind, len(a.items), a.keys) != (b.kind, len(b.items), b.keys):
+        if a.other_node(b):
             return True
         return any(differ(x, y) for x, y in zip(a.items, b.items))
     return a != b
@@ -120,10 +152,10 @@ def differ(a: Structure, b: Structure) -> bool:
 def first_difference(a: Structure, b: Structure, path: str = "") -> tuple[str, Structure, Structure]:
     """Where two structures that differ first differ: the path to it (``[1]``, ``["sum"]``;
     empty where the nodes themselves differ) and the part of each there."""
-    if isinstance(a, Node) and isinstance(b, Node) and (a.kind, len(a.items), a.keys) == (b.kind, len(b.items), b.keys):
+    if isinstance(a, Node) and isinstance(b, Node) and not a.other_node(b):
         for index, (x, y) in enumerate(zip(a.items, b.items)):
             if differ(x, y):
-                step = f'["{a.keys[index]}"]' if a.kind == "dict" else f"[{index}]"
+                step = f'["{a.keys[index]}"]' if a.kind == "dict" else f".{a.keys[index]}" if a.kind == NAMEDTUPLE else f"[{index}]"
                 return first_difference(x, y, path + step)
     return path, a, b
 
@@ -136,7 +168,7 @@ def not_a_prefix(spec: Structure, value: Structure) -> bool:
         return False
     if not isinstance(value, Node):
         return True
-    if (spec.kind, len(spec.items), spec.keys) != (value.kind, len(value.items), value.keys):
+    if spec.other_node(value):
         return True
     return any(not_a_prefix(a, b) for a, b in zip(spec.items, value.items))
 
@@ -151,8 +183,16 @@ def describe(structure: Structure) -> str:
     if structure.kind == "dict":
         keys = ", ".join(f'"{key}"' for key in structure.keys)
         return f"a dict with keys {keys}" if keys else "an empty dict"
+    if structure.kind == NAMEDTUPLE:
+        return f'a NamedTuple "{class_name(structure.named)}"'
     count = len(structure.items)
     return f"a {structure.kind} of {count} item{'' if count == 1 else 's'}"
+
+
+def class_name(fullname: str) -> str:
+    """A class as a message names it: ``State`` for ``pkg.mod.State`` (mypy adds the line to
+    the name of a class made by a call, ``State@12``: kept, where two classes share a name)."""
+    return fullname.rpartition(".")[2]
 
 
 def describe_each(found: list[Structure]) -> str:
@@ -172,19 +212,24 @@ def of_type(typ: Type | None) -> Structure:
     proper = get_proper_type(typ) if typ is not None else None
     if isinstance(proper, NoneType):
         return NONE
-    if isinstance(proper, TupleType) and proper.partial_fallback.type.fullname == "builtins.tuple":
-        return Node("tuple", tuple(of_type(item) for item in proper.items))
+    if isinstance(proper, TupleType):
+        items = tuple(of_type(item) for item in proper.items)
+        info = proper.partial_fallback.type
+        if info.fullname == "builtins.tuple":
+            return Node("tuple", items, exact=False)
+        fields = mypy_internals.namedtuple_fields(info)
+        return Node(NAMEDTUPLE, items, tuple(fields), info.fullname, exact=False) if len(fields) == len(items) else None
     if traceable(proper):
         return LEAF
     return None
 
 
 def pair(structure: Structure) -> bool | None:
-    """Whether ``structure`` is a pair (a tuple or a list of two), as ``lax.scan`` needs one
-    from its body; None where unknown."""
+    """Whether ``structure`` is a pair (a tuple, a list or a NamedTuple of two), as ``lax.scan``
+    needs one from its body; None where unknown."""
     if structure is None:
         return None
-    return isinstance(structure, Node) and structure.kind in ("tuple", "list") and len(structure.items) == 2
+    return isinstance(structure, Node) and structure.kind in SEQUENCES and len(structure.items) == 2
 
 
 Binding = tuple[Expression, tuple[int, ...]]
@@ -227,6 +272,8 @@ class StructureReader:
             return None
         if isinstance(node, IndexExpr):
             return self.item(node)
+        if isinstance(node, MemberExpr):
+            return self.field(node)
         if isinstance(node, ConditionalExpr):
             a, b = self.value(node.if_expr), self.value(node.else_expr)
             return a if a == b else None
@@ -254,7 +301,7 @@ class StructureReader:
         finally:
             self.reading.discard(node.name)
         for position in path:
-            if isinstance(found, Node) and found.kind in ("tuple", "list") and position < len(found.items):
+            if isinstance(found, Node) and found.kind in SEQUENCES and position < len(found.items):
                 found = found.items[position]
             elif found != LEAF:  # unpacking an array gives arrays
                 found = None
@@ -273,12 +320,52 @@ class StructureReader:
         position = int_literal(node.index)
         return base.items[position] if position is not None and -len(base.items) <= position < len(base.items) else None
 
+    def field(self, node: MemberExpr) -> Structure:
+        """A field of a NamedTuple (``state.x``)."""
+        base = self.value(node.expr)
+        if isinstance(base, Node) and base.kind == NAMEDTUPLE and node.name in base.keys:
+            return base.items[base.keys.index(node.name)]
+        return None
+
+    def constructed(self, info: TypeInfo, node: CallExpr) -> Structure:
+        """``State(x, v=v)`` for a NamedTuple class: its fields as passed; a field left to its
+        default is unknown."""
+        fields = mypy_internals.namedtuple_fields(info)
+        given: dict[str, Expression] = {}
+        positional = [arg for arg, kind in zip(node.args, node.arg_kinds) if kind == ARG_POS]
+        if not fields or len(positional) > len(fields) or any(kind not in (ARG_POS, ARG_NAMED) for kind in node.arg_kinds):
+            return None
+        given.update(zip(fields, positional))
+        for arg, kind, name in zip(node.args, node.arg_kinds, node.arg_names):
+            if kind == ARG_NAMED:
+                if name not in fields or name in given:
+                    return None
+                given[str(name)] = arg
+        items = tuple(self.value(given[field]) if field in given else None for field in fields)
+        return Node(NAMEDTUPLE, items, tuple(fields), info.fullname)
+
+    def replaced(self, node: CallExpr, base: Expression) -> Structure:
+        """``state._replace(x=...)``: the NamedTuple with those fields replaced."""
+        found = self.value(base)
+        if not (isinstance(found, Node) and found.kind == NAMEDTUPLE) or any(kind != ARG_NAMED for kind in node.arg_kinds):
+            return None
+        if any(name not in found.keys for name in node.arg_names):
+            return None
+        replacing = dict(zip(node.arg_names, node.args))
+        return found.with_items(
+            tuple(self.value(replacing[key]) if key in replacing else item for key, item in zip(found.keys, found.items))
+        )
+
     def call(self, node: CallExpr) -> Structure:
         callee = node.callee
         if isinstance(callee, RefExpr) and callee.fullname == "builtins.dict" and all(kind == ARG_NAMED for kind in node.arg_kinds):
             named = sorted(zip((str(name) for name in node.arg_names), node.args), key=lambda item: item[0])  # dict(a=3, b=4), dict()
             return Node("dict", tuple(self.value(value) for _, value in named), tuple(name for name, _ in named))
+        if isinstance(callee, RefExpr) and isinstance(callee.node, TypeInfo):
+            return self.constructed(callee.node, node)
         if isinstance(callee, MemberExpr):
+            if callee.name == "_replace":
+                return self.replaced(node, callee.expr)
             if callee.name in UPDATES and isinstance(callee.expr, IndexExpr) and isinstance(callee.expr.base, MemberExpr):
                 return LEAF if callee.expr.base.name == "at" else None
             if callee.name in sites.ARRAY_METHODS - {"tolist"} and self.value(callee.expr) == LEAF:

@@ -21,7 +21,7 @@ from mypy.errors import ErrorInfo
 from mypy.nodes import ArgKind, Argument, Block, Context, Expression, FuncDef, FuncItem, MypyFile, TypeInfo
 from mypy.options import Options
 from mypy.plugin import CheckerPluginInterface, Plugin
-from mypy.types import Instance, Type, TypedDictType, get_proper_type
+from mypy.types import CallableType, Instance, Type, TypedDictType, get_proper_type
 
 READS: Final = (
     "TypeChecker.tree",
@@ -181,6 +181,18 @@ def checked_type(api: CheckerPluginInterface, node: Expression) -> Type:
     ``get_expression_type``, which checks it again."""
     found = type_map_type(api, node)
     return found if found is not None else api.get_expression_type(node)
+
+
+def namedtuple_fields(info: TypeInfo) -> list[str]:
+    """The fields of a NamedTuple class, in order (the keywords of its ``_replace``); none for
+    another class."""
+    if not info.is_named_tuple:
+        return []
+    replace = info.get_method("_replace")
+    signature = replace.type if isinstance(replace, FuncDef) else None
+    if not isinstance(signature, CallableType):
+        return []
+    return [name for name in signature.arg_names[1:] if name]
 
 
 def replaceable_fields(info: TypeInfo) -> set[str]:

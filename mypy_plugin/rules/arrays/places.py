@@ -49,7 +49,6 @@ from mypy.nodes import (
     OverloadedFuncDef,
     StrExpr,
     TupleExpr,
-    TypeInfo,
     UnaryExpr,
     Var,
 )
@@ -288,7 +287,7 @@ def lift(
         base = operand(place.expr)
         if base is None:
             return None
-        if place.name in namedtuple_fields(owner.type):
+        if place.name in mypy_internals.namedtuple_fields(owner.type):
             return place.expr, f"{base}._replace({place.name}={value})", owner_type, ()
         if place.name in mypy_internals.replaceable_fields(owner.type):
             replace, imports = checked_module.reference(api, DATACLASSES, "replace")
@@ -303,7 +302,7 @@ def lift(
         if not -size <= index < size:
             return None
         index %= size
-        fields = namedtuple_fields(container.partial_fallback.type)
+        fields = mypy_internals.namedtuple_fields(container.partial_fallback.type)
         if fields:  # a NamedTuple keeps its field types: the field must take the value
             if not is_subtype(value_type, container.items[index]):
                 return None
@@ -320,18 +319,6 @@ def class_instance(typ: Type) -> Instance | None:
     if isinstance(proper, TupleType):
         return proper.partial_fallback
     return proper if isinstance(proper, Instance) else None
-
-
-def namedtuple_fields(info: TypeInfo) -> list[str]:
-    """The fields of a NamedTuple class, in order (the keywords of its ``_replace``); none for
-    another class."""
-    if not info.is_named_tuple:
-        return []
-    replace = info.get_method("_replace")
-    signature = replace.type if isinstance(replace, FuncDef) else None
-    if not isinstance(signature, CallableType):
-        return []
-    return [name for name in signature.arg_names[1:] if name]
 
 
 def is_self_of(function: FuncItem, var: Var) -> bool:

@@ -40,6 +40,9 @@ operand."""
 NOT_A_PAIR: Final = '{body} returns {got} to jax.lax.scan, which needs a pair "(carry, y)"; JAX raises TypeError'
 RETURN_A_PAIR: Final = 'Return the new carry and the step\'s output: "return carry, y" ("return carry, None" when there is none)'
 CARRY_CHANGED: Final = "{body} returns {got} as the carry of {loop}, which starts from {initial}; JAX raises TypeError"
+CARRY_CHANGED_INSIDE: Final = (
+    "{body} returns a carry of {loop} that differs from the initial one at {path}: {got} against {initial}; JAX raises TypeError"
+)
 KEEP_THE_CARRY: Final = (
     "The carry keeps its structure from step to step (tuple lengths, dict keys, None against an array): return it in the form it came in"
 )
@@ -170,9 +173,16 @@ def report_not_a_pair(ctx: FunctionContext, call: CallExpr, body: FuncItem, retu
 def report_carry_changed(
     ctx: FunctionContext, call: CallExpr, body: FuncItem, loop: str, carries: Sequence[Returned], initial: Structure
 ) -> None:
-    got = describe_returns(carries)
     notes = [KEEP_THE_CARRY, *where(body, carries)]
-    message = CARRY_CHANGED.format(body=subject(body), got=got, loop=loop, initial=structures.describe(initial))
+    differences = {structures.first_difference(found, initial) for _, found in carries}
+    if len(differences) == 1 and next(iter(differences))[0]:  # every return differs at one place inside
+        [(path, got, initially)] = differences
+        message = CARRY_CHANGED_INSIDE.format(
+            body=subject(body), loop=loop, path=path, got=structures.describe(got), initial=structures.describe(initially)
+        )
+    else:
+        got = describe_returns(carries)
+        message = CARRY_CHANGED.format(body=subject(body), got=got, loop=loop, initial=structures.describe(initial))
     reporting.error_with_notes(ctx.api, call, CODE, message, notes)
 
 
