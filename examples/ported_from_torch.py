@@ -90,6 +90,11 @@ def draw_batch(key: jax.Array, n: int, batch_size: int) -> jax.Array:
     return jax.random.choice(key, n, batch_size)
 
 
+def init_hidden(batch_size: int, width: int) -> jax.Array:
+    # torch.zeros(batch_size, width): JAX takes the shape as one tuple, then the dtype.
+    return jnp.zeros(batch_size, width)
+
+
 def clamp(batch: jax.Array) -> jax.Array:
     # torch: batch.clamp(min=0), ported through NumPy's np.clip(batch, a_min=0).
     return jnp.clip(batch, a_min=0.0)
@@ -197,14 +202,15 @@ def fixed(batch: jax.Array, device: Device, length: int) -> jax.Array:
 
 def fixed_sampling(seed: int, tokens: jax.Array, vocabulary: int) -> jax.Array:
     # What to write instead: one key, split for each use; an integer dtype for randint; a
-    # tuple for choice's shape; NumPy 2's names for clip; the updated copy that .at[] returns;
-    # jnp.zeros for a buffer.
+    # tuple for choice's shape and for zeros'; NumPy 2's names for clip; the updated copy that
+    # .at[] returns; jnp.zeros for a buffer.
     key, noise_key, index_key = jax.random.split(jax.random.key(seed), 3)
     noisy = jnp.clip(jax.random.normal(noise_key, (vocabulary,)), min=0.0)
     indices = jax.random.randint(index_key, (vocabulary,), 0, vocabulary, dtype=jnp.int32)
     drawn = jax.random.choice(key, vocabulary, (vocabulary,))
     counts = jnp.zeros(vocabulary).at[tokens].add(1.0)
-    return noisy + counts + indices + drawn + jnp.zeros((vocabulary,))
+    hidden = jnp.zeros((1, vocabulary))
+    return noisy + counts + indices + drawn + jnp.zeros((vocabulary,)) + hidden
 
 
 if __name__ == "__main__":

@@ -186,6 +186,7 @@ RULES = (
             ("jax-random-dtype", "ValueError"): re.compile(r"^dtype argument to `\w+` must be an? [\w ]+ dtype|^Invalid integer data type"),
             ("jax-random-dtype", "TypeError"): re.compile(r"^randint only accepts integer dtypes"),
             ("jax-random-shape", "TypeError"): re.compile(r"^shape argument of jax\.random\.choice must be a sequence"),
+            ("jax-dtype-argument", "TypeError"): re.compile(r"^Cannot interpret '.*' as a data type"),
         },
     )
     + [

@@ -36,6 +36,7 @@ CALLS: dict[str, Callable[[Any], tuple[Any, ...]]] = {
     "noise": lambda device: (0, 3),
     "sample_indices": lambda device: (jax.random.key(0), 3),
     "draw_batch": lambda device: (jax.random.key(0), 10, 4),
+    "init_hidden": lambda device: (2, 3),
     "clamp": lambda device: (jnp.arange(4.0),),
     "count_tokens": lambda device: (jnp.array([0, 1, 1]), 3),
     "uninitialised": lambda device: (3,),
@@ -67,7 +68,7 @@ def test_demo_output_is_what_the_readme_shows() -> None:
     assert shown is not None, "the README shows the demo's output"
     assert result.stdout == shown.group(1)
     reported = {code for _, _, code in REPORTED.findall(result.stdout)}
-    assert reported - {code for code in reported if code.startswith("jax-")} == {"arg-type"}  # mypy's own, beside jax-random-shape
+    assert reported - {code for code in reported if code.startswith("jax-")} == {"arg-type"}  # mypy's own, beside two rules
     assert {code for code in reported if code.startswith("jax-")} == {rule.code for rule in RULES} - LIBRARY_CODES
 
 
@@ -88,17 +89,17 @@ def test_example_raises_where_mypy_reports() -> None:
 @pytest.mark.parametrize("name", CHECKERS)
 def test_other_checkers_report_only_the_concretely_typed_misuse(name: str, tmp_path: Path) -> None:
     """A stub-reading checker sees the stream typed ``int | None``, not the one typed ``Any``,
-    and the number given as ``jax.random.choice``'s shape, which JAX annotates
-    ``Sequence[int]`` (mypy's own ``arg-type`` there); nothing else in the example is an error
-    to it."""
+    the number given as ``jax.random.choice``'s shape, which JAX annotates ``Sequence[int]``,
+    and the number given as ``jnp.zeros``'s dtype, annotated ``DTypeLike`` (mypy's own
+    ``arg-type`` at both); nothing else in the example is an error to it."""
     printed = mypy_on_examples().stdout
     reported = re.findall(r'ported_from_torch\.py:(\d+): error: .*\(got "(.*?)"\)', printed)
     concrete = [int(line) for line, got in reported if got != "Any"]
     assert len(concrete) == 1 and len(reported) == 2, reported
     annotated = [int(line) for line in re.findall(r"ported_from_torch\.py:(\d+): error: .*  \[arg-type\]$", printed, re.MULTILINE)]
-    assert len(annotated) == 1, printed
+    assert len(annotated) == 2, printed
     shutil.copy(EXAMPLE, tmp_path / EXAMPLE.name)
     (tmp_path / "pyrefly.toml").write_text(PYREFLY_CONFIG)
     errors = [d for d in run(CHECKERS[name], PYTHON, tmp_path) if d.severity == "error"]
-    expected = sorted([(EXAMPLE.name, concrete[0]), (EXAMPLE.name, annotated[0])])
+    expected = sorted([(EXAMPLE.name, concrete[0]), *((EXAMPLE.name, line) for line in annotated)])
     assert sorted((d.file, d.line) for d in errors) == expected, "\n".join(map(str, errors))

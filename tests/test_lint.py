@@ -44,6 +44,7 @@ ARGUMENTS = {
     "noise": (3,),
     "jitter": (3,),
     "pick_frames": (10,),
+    "window_weights": (),
     "frames": (jnp.arange(4.0),),
     "running_peak": (jnp.arange(3.0),),
     "halve": (jnp.arange(3),),

@@ -141,6 +141,12 @@ FLOAT_SHAPE: Final = ErrorCode(
     CATEGORY,
 )
 
+DTYPE_ARGUMENT: Final = ErrorCode(
+    "jax-dtype-argument",
+    "a number where JAX reads a dtype: `jnp.zeros(3, 4)`, `x.view(-1)`",
+    CATEGORY,
+)
+
 PRNG_KEY: Final = ErrorCode(
     "jax-prng-key",
     "a seed where a PRNG key goes, a float seed, or the keys of `split` where one key goes",

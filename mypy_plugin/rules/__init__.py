@@ -18,6 +18,7 @@ RULE_MODULES: Final[tuple[str, ...]] = (
     "jit.jit_boundary",
     "arrays.numpy_arguments",
     "arrays.float_shapes",
+    "arrays.dtype_arguments",
     "prng.random_arguments",
     "arrays.discarded_update",
     "transform_arguments.lax_structure",

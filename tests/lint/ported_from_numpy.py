@@ -93,6 +93,12 @@ def pick_frames(n_frames):
     return jax.random.choice(key, n_frames, 4)  # jax-random-shape
 
 
+def window_weights():
+    key = jax.random.key(3)
+    scaled = jax.random.uniform(key, (8,), minval=0.5, maxval=1.5)
+    return jax.random.uniform(key, (8,), 0.5, 1.5)  # jax-dtype-argument
+
+
 def frames(signal):
     pairs = jnp.reshape(signal, (signal.shape[0] // 2, 2))
     return jnp.reshape(signal, (signal.shape[0] / 2, 2))  # jax-float-shape
