@@ -57,11 +57,10 @@ def check_dtype(fullname: str) -> Callable[[HookContext], Type]:
         call = ctx.context
         if not isinstance(call, CallExpr):
             return ctx.default_return_type
-        if more_than_it_takes(ctx, call):
-            return ctx.default_return_type  # JAX raises for the count first ("takes from 1 to 2 positional arguments")
         for arg, typ in passed(ctx, "dtype"):
             kind = number_kind(typ)
-            if kind is not None and bindings.holds(ctx.api, arg):
+            # past the function's parameters, JAX raises for the count first ("takes from 1 to 2 positional arguments")
+            if kind is not None and bindings.holds(ctx.api, arg) and not more_than_it_takes(ctx, call):
                 report_number(ctx.api, call, fullname, shape_parameter, arg, kind, ctx)
                 break
         return ctx.default_return_type
