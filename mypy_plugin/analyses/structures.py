@@ -63,6 +63,7 @@ LEAF: Final = "leaf"
 NONE: Final = "None"
 """``None``: a node with no leaf."""
 NAMEDTUPLE: Final = "namedtuple"
+"""A NamedTuple: a node of its class, with its fields as keys."""
 SEQUENCES: Final = frozenset({"tuple", "list", NAMEDTUPLE})
 """The nodes whose items are read by position (indexing, unpacking)."""
 
@@ -71,15 +72,17 @@ class Node:
     """A tuple, a list, a dict or a NamedTuple, with the structure of each item (None where
     unknown)."""
 
-    __slots__ = ("kind", "items", "keys", "named", "exact")
+    __slots__ = ("kind", "items", "keys", "namedtuple_class", "exact")
 
-    def __init__(self, kind: str, items: tuple[Structure, ...], keys: tuple[str, ...] = (), named: str = "", exact: bool = True) -> None:
+    def __init__(
+        self, kind: str, items: tuple[Structure, ...], keys: tuple[str, ...] = (), namedtuple_class: str = "", exact: bool = True
+    ) -> None:
         self.kind = kind
         """``tuple``, ``list``, ``dict`` or ``namedtuple``."""
         self.items = items
         self.keys = keys
         """A dict's keys, in the order of ``items`` (sorted); a NamedTuple's fields, in order."""
-        self.named = named
+        self.namedtuple_class = namedtuple_class
         """A NamedTuple's class, by full name: JAX tells two classes apart even where their
         fields agree."""
         self.exact = exact
@@ -91,27 +94,27 @@ class Node:
         """What JAX compares of the node itself, its items and its class aside."""
         return self.kind, len(self.items), self.keys
 
-    def other_node(self, other: Node) -> bool:
+    def certainly_other_node(self, other: Node) -> bool:
         """Whether ``other`` is certainly another node (its items aside): another kind, length,
         keys, or another NamedTuple class where both are known exactly."""
-        if self.kind != other.kind and {self.kind, other.kind} == {"tuple", NAMEDTUPLE}:
+        if {self.kind, other.kind} == {"tuple", NAMEDTUPLE}:
             typed_tuple = self if self.kind == "tuple" else other
             return typed_tuple.exact or len(self.items) != len(other.items)  # a tuple type admits a NamedTuple
-        return self.form() != other.form() or self.exact and other.exact and self.named != other.named
+        return self.form() != other.form() or self.exact and other.exact and self.namedtuple_class != other.namedtuple_class
 
     def with_items(self, items: tuple[Structure, ...]) -> Node:
-        return Node(self.kind, items, self.keys, self.named, self.exact)
+        return Node(self.kind, items, self.keys, self.namedtuple_class, self.exact)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Node) and (self.form(), self.named, self.exact, self.items) == (
+        return isinstance(other, Node) and (self.form(), self.namedtuple_class, self.exact, self.items) == (
             other.form(),
-            other.named,
+            other.namedtuple_class,
             other.exact,
             other.items,
         )
 
     def __hash__(self) -> int:
-        return hash((self.form(), self.named, self.items))
+        return hash((self.form(), self.namedtuple_class, self.items))
 
 
 Structure = None | str | Node
@@ -143,7 +146,7 @@ def differ(a: Structure, b: Structure) -> bool:
     if a is None or b is None:
         return False
     if isinstance(a, Node) and isinstance(b, Node):
-        if a.other_node(b):
+        if a.certainly_other_node(b):
             return True
         return any(differ(x, y) for x, y in zip(a.items, b.items))
     return a != b
@@ -152,7 +155,7 @@ def differ(a: Structure, b: Structure) -> bool:
 def first_difference(a: Structure, b: Structure, path: str = "") -> tuple[str, Structure, Structure]:
     """Where two structures that differ first differ: the path to it (``[1]``, ``["sum"]``;
     empty where the nodes themselves differ) and the part of each there."""
-    if isinstance(a, Node) and isinstance(b, Node) and not a.other_node(b):
+    if isinstance(a, Node) and isinstance(b, Node) and not a.certainly_other_node(b):
         for index, (x, y) in enumerate(zip(a.items, b.items)):
             if differ(x, y):
                 step = f'["{a.keys[index]}"]' if a.kind == "dict" else f".{a.keys[index]}" if a.kind == NAMEDTUPLE else f"[{index}]"
@@ -168,13 +171,14 @@ def not_a_prefix(spec: Structure, value: Structure) -> bool:
         return False
     if not isinstance(value, Node):
         return True
-    if spec.other_node(value):
+    if spec.certainly_other_node(value):
         return True
     return any(not_a_prefix(a, b) for a, b in zip(spec.items, value.items))
 
 
-def describe(structure: Structure) -> str:
-    """A structure as a message names it: ``a tuple of 2 items``, ``None``."""
+def describe(structure: Structure, qualified: bool = False) -> str:
+    """A structure as a message names it: ``a tuple of 2 items``, ``None``; a NamedTuple by its
+    class's full name where ``qualified`` (two classes of one name)."""
     if structure == LEAF:
         return "an array"
     if structure == NONE or structure is None:
@@ -184,15 +188,55 @@ def describe(structure: Structure) -> str:
         keys = ", ".join(f'"{key}"' for key in structure.keys)
         return f"a dict with keys {keys}" if keys else "an empty dict"
     if structure.kind == NAMEDTUPLE:
-        return f'a NamedTuple "{class_name(structure.named)}"'
+        return f'a NamedTuple "{structure.namedtuple_class if qualified else class_name(structure.namedtuple_class)}"'
     count = len(structure.items)
     return f"a {structure.kind} of {count} item{'' if count == 1 else 's'}"
 
 
 def class_name(fullname: str) -> str:
-    """A class as a message names it: ``State`` for ``pkg.mod.State`` (mypy adds the line to
-    the name of a class made by a call, ``State@12``: kept, where two classes share a name)."""
+    """A class as a message names it: ``State`` for ``pkg.mod.State``."""
     return fullname.rpartition(".")[2]
+
+
+def described_apart(a: Structure, b: Structure) -> tuple[str, str]:
+    """Two structures that differ, as a message names them: NamedTuples by their full names
+    where their names alone read the same."""
+    described = describe(a), describe(b)
+    return (describe(a, qualified=True), describe(b, qualified=True)) if described[0] == described[1] else described
+
+
+REGISTRATIONS: Final = frozenset({
+    "register_pytree_node", "register_pytree_with_keys", "register_static", "register_dataclass",
+    "register_pytree_node_class", "register_pytree_with_keys_class",
+})  # fmt: skip
+"""``jax.tree_util``'s ways to give a class its own flattening (called, or as a decorator): a
+NamedTuple so registered is not flattened as one."""
+
+
+def namedtuple_classes(structure: Structure) -> set[str]:
+    """The NamedTuple classes anywhere in ``structure``, by full name."""
+    if not isinstance(structure, Node):
+        return set()
+    found = {structure.namedtuple_class} if structure.kind == NAMEDTUPLE else set()
+    return found.union(*(namedtuple_classes(item) for item in structure.items))
+
+
+def registered_apart(api: CheckerPluginInterface, *found: Structure) -> bool:
+    """Whether a NamedTuple class in ``found`` is registered with ``jax.tree_util`` in the
+    module checked (``register_pytree_node(State, ...)``): JAX then flattens it as its
+    registration says, which is not read here. A decorated class is not read at all
+    (``StructureReader.constructed``)."""
+    classes = set().union(*(namedtuple_classes(each) for each in found))
+    tree = mypy_internals.module_tree(api) if classes else None
+    if tree is None:
+        return bool(classes)
+    return any(
+        isinstance(expression, CallExpr)
+        and isinstance(expression.callee, RefExpr)
+        and expression.callee.name in REGISTRATIONS
+        and any(isinstance(arg, RefExpr) and arg.fullname in classes for arg in expression.args[:1])
+        for expression in bindings.every_expression(tree)
+    )
 
 
 def describe_each(found: list[Structure]) -> str:
@@ -331,6 +375,8 @@ class StructureReader:
         """``State(x, v=v)`` for a NamedTuple class: its fields as passed; a field left to its
         default is unknown."""
         fields = mypy_internals.namedtuple_fields(info)
+        if any(isinstance(decorator, RefExpr) and decorator.name in REGISTRATIONS for decorator in info.defn.decorators):
+            return None  # flattened as its registration says
         given: dict[str, Expression] = {}
         positional = [arg for arg, kind in zip(node.args, node.arg_kinds) if kind == ARG_POS]
         if not fields or len(positional) > len(fields) or any(kind not in (ARG_POS, ARG_NAMED) for kind in node.arg_kinds):

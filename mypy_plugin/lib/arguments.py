@@ -65,6 +65,12 @@ def passed(ctx: HookContext, parameter: str) -> list[tuple[Expression, Type]]:
     return found.pairs() if found is not None else []
 
 
+def argument_types(ctx: HookContext) -> dict[int, Type]:
+    """The type mypy gave each argument the call passes to a parameter, by the argument's
+    ``id`` (none for an argument past the function's parameters)."""
+    return {id(arg): typ for args, arg_types in zip(ctx.args, ctx.arg_types) for arg, typ in zip(args, arg_types)}
+
+
 def against(ctx: HookContext, signature: CallableType) -> list[tuple[str, Expression, Type]]:
     """The arguments of the call, each with the parameter of ``signature`` it is given to, in
     the order written: positional ones in turn (none after a ``*args`` argument, whose length
@@ -73,7 +79,7 @@ def against(ctx: HookContext, signature: CallableType) -> list[tuple[str, Expres
     call = ctx.context
     if not isinstance(call, CallExpr):
         return []
-    types = {id(arg): typ for args, arg_types in zip(ctx.args, ctx.arg_types) for arg, typ in zip(args, arg_types)}
+    types = argument_types(ctx)
     positional = [name for name, kind in zip(signature.arg_names, signature.arg_kinds) if kind in (ARG_POS, ARG_OPT)]
     found = []
     for arg, name in zip(call.args, parameters_written(call, positional)):

@@ -285,7 +285,7 @@ def check_vmap_call(api: CheckerPluginInterface, call: CallExpr, function: FuncI
                 return
         else:
             spec, structure = structures.of_expression(axis), structures.of_argument(api, arg)
-            if structures.not_a_prefix(spec, structure):
+            if structures.not_a_prefix(spec, structure) and not structures.registered_apart(api, structure):
                 described = structures.describe(spec), structures.describe(structure)
                 message = NOT_A_PREFIX.format(position=index + 1, called=called, axes=described[0], passed=described[1])
                 reporting.error_with_notes(api, call, VMAP_CODE, message, [AXES_LIKE_THE_ARGUMENT])
@@ -336,7 +336,7 @@ def check_out_axes_of_call(
     parameters = structures.positional_parameters(function)
     given = {name: structures.of_argument(api, arg) for name, arg in zip(parameters, positional)}
     returns = misfits(spec, function, given)
-    if returns is not None:
+    if returns is not None and not structures.registered_apart(api, *returns):
         called = f'"{source(call.callee) or "the function"}"'
         message = OUT_AXES_AT_THE_CALL.format(spec=structures.describe(spec), function=called, got=structures.describe_each(returns))
         reporting.error_with_notes(api, call, VMAP_CODE, message, [OUT_AXES_LIKE_THE_OUTPUT])
@@ -442,7 +442,7 @@ def check_out_axes(api: CheckerPluginInterface, at: Context, function: FuncItem,
     """``out_axes`` written as a tuple, a list or a dict that no return of the function fits."""
     spec = structures.of_expression(out_axes)
     returns = misfits(spec, function, {}) if isinstance(spec, structures.Node) else None
-    if returns is not None:
+    if returns is not None and not structures.registered_apart(api, *returns):
         message = OUT_AXES.format(
             spec=structures.describe(spec), function=structures.named(function), got=structures.describe_each(returns)
         )

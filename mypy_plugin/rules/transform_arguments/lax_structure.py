@@ -44,7 +44,8 @@ CARRY_CHANGED_INSIDE: Final = (
     "{body} returns a carry of {loop} that differs from the initial one at {path}: {got} against {initial}; JAX raises TypeError"
 )
 KEEP_THE_CARRY: Final = (
-    "The carry keeps its structure from step to step (tuple lengths, dict keys, None against an array): return it in the form it came in"
+    "The carry keeps its structure from step to step (tuple lengths, dict keys, NamedTuple classes, None against an array): "
+    "return it in the form it came in"
 )
 RETURNS_NOTHING: Final = "{body} ends without a return: it returns None"
 AT_LINE: Final = "Returned at line {line}"
@@ -53,8 +54,8 @@ BRANCHES_DIFFER_INSIDE: Final = (
     "The branches of {conditional} return different structures at {path}: {a} ({first}) against {b} ({second}); JAX raises TypeError"
 )
 SAME_STRUCTURE: Final = (
-    "Every branch returns the same structure (tuple lengths, dict keys, None against an array); where a branch has nothing to "
-    'return, return zeros of the same form (e.g. "jnp.zeros_like(x)")'
+    "Every branch returns the same structure (tuple lengths, dict keys, NamedTuple classes, None against an array); "
+    'where a branch has nothing to return, return zeros of the same form (e.g. "jnp.zeros_like(x)")'
 )
 
 
@@ -87,7 +88,9 @@ def on_loop(ctx: FunctionContext) -> Type:
         ]
     else:
         carries = returns
-    if all(structures.differ(found, initial) for _, found in carries):
+    if all(structures.differ(found, initial) for _, found in carries) and not structures.registered_apart(
+        ctx.api, initial, *(found for _, found in carries)
+    ):
         report_carry_changed(ctx, call, body, printed, carries, initial)
     return ctx.default_return_type
 
@@ -116,13 +119,14 @@ def on_branches(ctx: FunctionContext) -> Type:
     structured = [(function, branch_structure(ctx, call, function, operands)) for function in functions]
     known = [(function, found) for function, found in structured if found is not None]
     for (first, a), (second, b) in zip(known, known[1:]):
-        if structures.differ(a, b):
+        if structures.differ(a, b) and not structures.registered_apart(ctx.api, a, b):
             path, a_part, b_part = structures.first_difference(a, b)
+            described = structures.described_apart(a_part, b_part)
             message = (BRANCHES_DIFFER_INSIDE if path else BRANCHES_DIFFER).format(
                 conditional=printed,
                 path=path,
-                a=structures.describe(a_part),
-                b=structures.describe(b_part),
+                a=described[0],
+                b=described[1],
                 first=structures.named(first),
                 second=structures.named(second),
             )
@@ -177,9 +181,11 @@ def report_carry_changed(
     differences = {structures.first_difference(found, initial) for _, found in carries}
     if len(differences) == 1 and next(iter(differences))[0]:  # every return differs at one place inside
         [(path, got, initially)] = differences
-        message = CARRY_CHANGED_INSIDE.format(
-            body=subject(body), loop=loop, path=path, got=structures.describe(got), initial=structures.describe(initially)
-        )
+        described = structures.described_apart(got, initially)
+        message = CARRY_CHANGED_INSIDE.format(body=subject(body), loop=loop, path=path, got=described[0], initial=described[1])
+    elif len(carries) == 1:
+        described = structures.described_apart(carries[0][1], initial)
+        message = CARRY_CHANGED.format(body=subject(body), got=described[0], loop=loop, initial=described[1])
     else:
         got = describe_returns(carries)
         message = CARRY_CHANGED.format(body=subject(body), got=got, loop=loop, initial=structures.describe(initial))
