@@ -232,7 +232,7 @@ def registered_apart(api: CheckerPluginInterface, *found: Structure) -> bool:
         return bool(classes)
     return any(
         isinstance(expression, CallExpr)
-        and isinstance(expression.callee, RefExpr)
+        and isinstance(expression.callee, (NameExpr, MemberExpr))
         and expression.callee.name in REGISTRATIONS
         and any(isinstance(arg, RefExpr) and arg.fullname in classes for arg in expression.args[:1])
         for expression in bindings.every_expression(tree)
@@ -375,7 +375,7 @@ class StructureReader:
         """``State(x, v=v)`` for a NamedTuple class: its fields as passed; a field left to its
         default is unknown."""
         fields = mypy_internals.namedtuple_fields(info)
-        if any(isinstance(decorator, RefExpr) and decorator.name in REGISTRATIONS for decorator in info.defn.decorators):
+        if any(isinstance(decorator, (NameExpr, MemberExpr)) and decorator.name in REGISTRATIONS for decorator in info.defn.decorators):
             return None  # flattened as its registration says
         given: dict[str, Expression] = {}
         positional = [arg for arg, kind in zip(node.args, node.arg_kinds) if kind == ARG_POS]
