@@ -269,9 +269,10 @@ def of_type(typ: Type | None) -> Structure:
 
 
 def pair(structure: Structure) -> bool | None:
-    """Whether ``structure`` is a pair (a tuple, a list or a NamedTuple of two), as ``lax.scan``
-    needs one from its body; None where unknown."""
-    if structure is None:
+    """Whether ``structure`` is a pair (a tuple or a list of two), as ``lax.scan`` needs one
+    from its body; None where unknown, and for a NamedTuple of two, which JAX takes for a pair
+    up to 0.10.2 and not on 0.12.0.1 ("scan body output must be a pair")."""
+    if structure is None or isinstance(structure, Node) and structure.kind == NAMEDTUPLE and len(structure.items) == 2:
         return None
     return isinstance(structure, Node) and structure.kind in SEQUENCES and len(structure.items) == 2
 
