@@ -63,9 +63,12 @@ def check_dtype(fullname: str) -> Callable[[HookContext], Type]:
             return ctx.default_return_type
         for arg, typ in passed(ctx, "dtype"):
             kind = python_number(typ)
-            if kind is not None and bindings.holds(ctx.api, arg) and raises_for_the_dtype(ctx, call, fullname):
-                report_number(ctx, call, fullname, arg, kind)
-                break
+            if kind is None or not bindings.holds(ctx.api, arg):
+                continue
+            signature = signature_of(ctx, call)  # read only where a number is given: most calls pass a dtype or none
+            if raises_for_the_dtype(call, fullname, signature):
+                report_number(ctx, call, fullname, arg, kind, signature)
+            break
         return ctx.default_return_type
 
     return hook
@@ -80,13 +83,12 @@ def python_number(typ: Type) -> str | None:
     return " or ".join(dict.fromkeys(kind for kind in found if kind is not None))
 
 
-def raises_for_the_dtype(ctx: HookContext, call: CallExpr, fullname: str) -> bool:
+def raises_for_the_dtype(call: CallExpr, fullname: str, signature: CallableType | None) -> bool:
     """Whether JAX raises for the dtype first: not where the call passes more arguments by
     position than the function takes ("takes from 1 to 2 positional arguments"), nor for
     ``x.view(-1, 3)``, whose second argument raises ``NotImplementedError`` first."""
     if fullname.endswith(".view"):
         return len(call.args) == 1
-    signature = signature_of(ctx, call)
     if signature is None or ARG_STAR in signature.arg_kinds:
         return signature is not None
     taken = sum(kind in (ARG_POS, ARG_OPT) for kind in signature.arg_kinds)
@@ -99,13 +101,18 @@ def signature_of(ctx: HookContext, call: CallExpr) -> CallableType | None:
     return signature if isinstance(signature, CallableType) else None
 
 
-def report_number(ctx: HookContext, call: CallExpr, fullname: str, arg: Expression, kind: str) -> None:
-    """A number given as the dtype, with the call written the JAX way where it can be."""
+def report_number(ctx: HookContext, call: CallExpr, fullname: str, arg: Expression, kind: str, signature: CallableType | None) -> None:
+    """A number given as the dtype, with the call written the JAX way where it can be (from the
+    arguments as written, against the callee's ``signature``)."""
     callee = source(call.callee) or fullname.rpartition(".")[2]
+    written = written_by_position(call)
     if fullname.endswith(".view"):
         note = view_note(call, arg)
+    elif signature is None or written is None:
+        note = A_DTYPE
     else:
-        note = sizes_gathered(ctx, call, fullname, arg, callee) or bounds_by_name(ctx, call, arg, callee) or A_DTYPE
+        rewritten = sizes_gathered(ctx, call, fullname, arg, callee, signature, written)
+        note = rewritten or bounds_by_name(ctx, call, arg, callee, signature, written) or A_DTYPE
     reporting.error_with_notes(ctx.api, arg, CODE, NOT_A_DTYPE.format(callee=callee, kind=kind, value=source(arg) or "..."), [note])
 
 
@@ -126,13 +133,13 @@ def written_by_position(call: CallExpr) -> list[str] | None:
     return written if len(written) == len(call.args) else None
 
 
-def sizes_gathered(ctx: HookContext, call: CallExpr, fullname: str, arg: Expression, callee: str) -> str | None:
+def sizes_gathered(
+    ctx: HookContext, call: CallExpr, fullname: str, arg: Expression, callee: str, signature: CallableType, written: list[str]
+) -> str | None:
     """``jnp.zeros((3, 4))`` for ``jnp.zeros(3, 4)``: where the dtype comes right after the shape
     and is the last argument, and every argument from the shape on is an ``int``."""
     shape_parameter = SHAPE_PARAMETERS[fullname]
-    signature = signature_of(ctx, call)
-    written = written_by_position(call)
-    if shape_parameter is None or signature is None or written is None or arg is not call.args[-1]:
+    if shape_parameter is None or arg is not call.args[-1]:
         return None
     names = signature.arg_names
     if shape_parameter not in names or "dtype" not in names or names.index("dtype") != names.index(shape_parameter) + 1:
@@ -148,13 +155,13 @@ def sizes_gathered(ctx: HookContext, call: CallExpr, fullname: str, arg: Express
     return ONE_TUPLE.format(rewritten=f"{callee}({', '.join([*written[:start], gathered])})")
 
 
-def bounds_by_name(ctx: HookContext, call: CallExpr, arg: Expression, callee: str) -> str | None:
+def bounds_by_name(
+    ctx: HookContext, call: CallExpr, arg: Expression, callee: str, signature: CallableType, written: list[str]
+) -> str | None:
     """``uniform(key, (3,), minval=0, maxval=1)`` for NumPy's order ``uniform(key, (3,), 0, 1)``:
     where the parameters after the dtype are the bounds, and the shape is not a number (a
     PyTorch port's sizes, ``uniform(key, b, s, d)``, are not bounds)."""
-    signature = signature_of(ctx, call)
-    written = written_by_position(call)
-    if signature is None or written is None or "dtype" not in signature.arg_names:
+    if "dtype" not in signature.arg_names:
         return None
     shapes = [typ for _, typ in passed(ctx, "shape")]
     if len(shapes) != 1 or python_number(shapes[0]) is not None:
