@@ -32,8 +32,8 @@ from mypy.plugin import CheckerPluginInterface
 
 from mypy_plugin.lib import mypy_internals, statements
 
-SHORT_NAMES: Final = {"jax.numpy": "jnp"}
-"""The names JAX's documentation imports its modules under."""
+SHORT_NAMES: Final = {"jax.numpy": "jnp", "equinox": "eqx"}
+"""The names the libraries' documentation imports their modules under."""
 BOUND_BY_PARENT: Final = frozenset({"jax.numpy", "jax.random"})
 """Submodules their package's ``__init__`` imports (``from jax import numpy as numpy``), so that
 any ``import jax`` or ``import jax.<module>`` makes ``jax.numpy`` reachable."""
@@ -257,8 +257,11 @@ def last_line(statement: Statement) -> int:
 
 
 def inner_statements(statement: Statement) -> list[Statement]:
-    """The statements of the blocks directly inside ``statement``."""
-    return [s for block in (*statements.compound_blocks(statement), *definition_blocks(statement)) for s in block.body]
+    """The statements of the blocks directly inside ``statement``, in the order of their lines:
+    mypy's support for dataclasses appends the methods it makes to a class's body (its
+    ``__mypy-replace`` at the class's line), which ``holding_line`` would otherwise stop at."""
+    found = [s for block in (*statements.compound_blocks(statement), *definition_blocks(statement)) for s in block.body]
+    return sorted(found, key=first_line)
 
 
 def decorated_by(api: CheckerPluginInterface, call: Context) -> Decorator | None:
