@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
+from mypy.nodes import TypeInfo
 from mypy.options import Options
-from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext, Plugin, ReportConfigContext
+from mypy.plugin import AttributeContext, FunctionContext, FunctionSigContext, MethodContext, MethodSigContext, Plugin, ReportConfigContext
 from mypy.types import CallableType, FunctionLike, Type, get_proper_type
 
 from mypy_plugin import __version__
@@ -24,7 +25,7 @@ from mypy_plugin.lib import (
     libraries,
     mypy_internals,
 )
-from mypy_plugin.lib.guard import default_return_type, default_signature, guarded
+from mypy_plugin.lib.guard import default_attribute_type, default_return_type, default_signature, guarded
 from mypy_plugin.lib.stderr import say
 from mypy_plugin.rules import Hooked
 from mypy_plugin.rules.hooked import HOOKED
@@ -33,7 +34,9 @@ UNLOADED: set[str] = set()
 """The rules whose module failed to load in this process, each said once."""
 SIGNATURE_FIELD: Final = "default_signature"
 RETURN_TYPE_FIELD: Final = "default_return_type"
-"""The context fields that hold mypy's own result, for a signature hook and for the others."""
+ATTRIBUTE_TYPE_FIELD: Final = "default_attr_type"
+"""The context fields that hold mypy's own result, for a signature hook, an attribute hook and
+the others."""
 
 
 def method_name(fullname: str) -> str:
@@ -52,6 +55,19 @@ def of_method(hooked: Mapping[str, Sequence[Hooked]], fullname: str) -> list[tup
 def of_function(hooked: Mapping[str, Sequence[Hooked]], fullname: str) -> list[tuple[Hooked, str]]:
     """The rules hooking a function, each with its key (the function's full name)."""
     return [(rule, fullname) for rule in hooked.get(fullname, [])]
+
+
+def of_attribute(hooked: Mapping[str, Sequence[Hooked]], fullname: str, lookup: Callable[[str], Any]) -> list[tuple[Hooked, str]]:
+    """The rules hooking an attribute (``pkg.Linear.weight``, named by the class that declares
+    it): those keyed by that class or a class it derives from. The class is looked up only
+    where some rule hooks attributes."""
+    if not hooked:
+        return []
+    owner = lookup(fullname.rpartition(".")[0])
+    info = owner.node if owner is not None else None
+    if not isinstance(info, TypeInfo):
+        return []
+    return [(rule, base.fullname) for base in info.mro for rule in hooked.get(base.fullname, [])]
 
 
 def table(rules: Iterable[Hooked], kind: str) -> dict[str, list[Hooked]]:
@@ -165,6 +181,18 @@ class JaxStubsPlugin(Plugin):
         self._function_signature_hooks = decided("function_signature_hooks", of_function)
         self._function_hooks = decided("function_hooks", of_function)
 
+        attribute_hooked = table(self.rules, "attribute_hooks")
+
+        def decide_attribute(name: str) -> Callable[[Any], Any] | None:
+            try:
+                keyed = of_attribute(attribute_hooked, name, self.lookup_fully_qualified)
+            except Exception:  # a name mypy's tables cannot resolve: no rule's business
+                keyed = []
+            hooks = loaded(keyed, "attribute_hooks", default_attribute_type)
+            return in_turn(after_mypys(mypys.get_attribute_hook, name, hooks), ATTRIBUTE_TYPE_FIELD)
+
+        self._attribute_hooks = Decided(decide_attribute)
+
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         return self._method_signature_hooks[fullname]  # type: ignore[no-any-return]
 
@@ -176,6 +204,9 @@ class JaxStubsPlugin(Plugin):
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         return self._function_hooks[fullname]  # type: ignore[no-any-return]
+
+    def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+        return self._attribute_hooks[fullname]  # type: ignore[no-any-return]
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         if self.mismatch is not None:

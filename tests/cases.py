@@ -46,7 +46,9 @@ LIBRARY_SKIP = re.compile(
 """A ``skip`` for a case about another library (Equinox, Flax), which the suite's environment has
 at the test extra's pins and the matrix's at other releases or not at all; with a release, the
 first one where the case's code runs as the case says (``Variable[...] += 1``, a check Flax makes)."""
-LIBRARY_CODES = frozenset({"jax-linen-frozen", "jax-linen-unbound", "jax-linen-mutable", "jax-equinox-module", "jax-nnx-trace-level"})
+LIBRARY_CODES = frozenset(
+    {"jax-linen-frozen", "jax-linen-unbound", "jax-linen-mutable", "jax-equinox-module", "jax-equinox-frozen", "jax-nnx-trace-level"}
+)
 """The codes of rules about another library (Flax, Equinox), which the demo and the lint sample do not
 import (most of the matrix's environments do not have them): their YAML cases and pages show them."""
 PORTED_FROM_NUMPY = Path(__file__).resolve().parent / "lint" / "ported_from_numpy.py"
@@ -319,6 +321,16 @@ RULES = (
             ),
             "TypeError",
             UNTRACEABLE_ARGUMENT,
+        ),
+        Rule(
+            "jax-equinox-frozen",
+            re.compile(
+                r'^main:(\d+): error: ".*" (?:set in ".*", after the Equinox module is made|set on an Equinox module already made'
+                r'|is not a field of ".*"); Equinox raises FrozenInstanceError  \[jax-equinox-frozen\]$'
+            ),
+            "FrozenInstanceError",
+            re.compile(r"^cannot assign to field '\w+'"),
+            on_the_traceback=True,
         ),
         Rule(
             "jax-nnx-trace-level",

@@ -68,7 +68,12 @@ def probe(ctx):
         "TypeChecker.scope": function.name if function is not None else None,
         "TypeChecker.lookup_type_or_none": str(argument),
         "TypeInfo.metadata['dataclass']": sorted(mypy_internals.replaceable_fields(argument.type)),
+        "TypeInfo.metadata['dataclass']['attributes']": sorted(mypy_internals.dataclass_fields(argument.type) or ["unknown"]),
         "Errors._watchers": shown,
+        "Errors.error_info_map": [
+            mypy_internals.already_reported(api, ctx.context, "probed"),
+            mypy_internals.already_reported(api, ctx.context, "never reported"),
+        ],
         "TypeChecker.modules": getattr(mypy_internals.class_named(api, "dataclasses.Field"), "fullname", None),
     }
     with open(os.environ["PROBE_OUT"], "w") as out:
@@ -186,6 +191,16 @@ def test_type_map(probed: dict[str, dict[str, Any]]) -> None:
 @reads("TypeInfo.metadata['dataclass']")
 def test_fields_dataclasses_replace_sets(probed: dict[str, dict[str, Any]]) -> None:
     assert probed["shown.py:14"]["TypeInfo.metadata['dataclass']"] == ["w"]
+
+
+@reads("TypeInfo.metadata['dataclass']['attributes']")
+def test_fields_of_a_dataclass(probed: dict[str, dict[str, Any]]) -> None:
+    assert probed["shown.py:14"]["TypeInfo.metadata['dataclass']['attributes']"] == ["b", "w"]
+
+
+@reads("Errors.error_info_map")
+def test_an_error_held_is_found(probed: dict[str, dict[str, Any]]) -> None:
+    assert probed["shown.py:14"]["Errors.error_info_map"] == [True, False]
 
 
 @reads("Errors._watchers")

@@ -25,7 +25,9 @@ DIST_INFO_NAME: Final = DISTRIBUTION.replace("-", "_")
 """The package's distribution, as its ``.dist-info`` folder spells it."""
 JAX_DISTRIBUTION: Final = "jax"
 FLAX_DISTRIBUTION: Final = "flax"
-"""A library whose release decides where a rule reports (``jax-nnx-trace-level``)."""
+EQUINOX_DISTRIBUTION: Final = "equinox"
+"""Libraries whose release decides where a rule reports, or what it says (``jax-nnx-trace-level``,
+``jax-equinox-frozen``)."""
 PIP: Final = "pip"
 STUB_FOLDER: Final = "jax-stubs"
 PLUGIN_FOLDER: Final = "mypy_plugin/"
@@ -41,7 +43,7 @@ _SEARCH_DIRS = "import site, sys; print(repr((sys.path[1:], site.getsitepackages
 class Installed:
     """What is installed in one environment: the versions, and the state of the stub folder."""
 
-    __slots__ = ("jax", "stubs", "distribution", "folder", "missing", "changed", "foreign", "has_pip", "flax", "build")
+    __slots__ = ("jax", "stubs", "distribution", "folder", "missing", "changed", "foreign", "has_pip", "flax", "equinox", "build")
 
     def __init__(
         self,
@@ -54,6 +56,7 @@ class Installed:
         changed: tuple[str, ...] = (),
         foreign: tuple[str, ...] = (),
         flax: str | None = None,
+        equinox: str | None = None,
         build: str | None = None,
     ) -> None:
         self.jax = jax
@@ -72,6 +75,8 @@ class Installed:
         self.has_pip = has_pip
         self.flax = flax
         """The installed Flax's version; None where Flax is not installed."""
+        self.equinox = equinox
+        """The installed Equinox's version; None where Equinox is not installed."""
         self.build = build
         """A digest of the hashes ``RECORD`` gives the plugin's own files: another build of one
         version (a checkout installed again after an edit) is another plugin to mypy's cache."""
@@ -87,12 +92,12 @@ class Installed:
         return self.folder is None or bool(self.missing or self.changed or self.foreign) or self.jax is None or self.mismatched
 
     def config_data(self) -> dict[str, str | None]:
-        return {"jax": self.jax, "stubs": self.stubs, "flax": self.flax, "build": self.build}
+        return {"jax": self.jax, "stubs": self.stubs, "flax": self.flax, "equinox": self.equinox, "build": self.build}
 
 
 def read(search_path: Sequence[str]) -> Installed:
     """What is installed where ``search_path`` (mypy's order) finds packages."""
-    infos = dist_infos((JAX_DISTRIBUTION, DIST_INFO_NAME, PIP, FLAX_DISTRIBUTION), search_path)
+    infos = dist_infos((JAX_DISTRIBUTION, DIST_INFO_NAME, PIP, FLAX_DISTRIBUTION, EQUINOX_DISTRIBUTION), search_path)
     record = infos.get(DIST_INFO_NAME)
     lines = record_lines(record) if record is not None else []
     recorded = stub_files(record, lines) if record is not None else {}
@@ -117,6 +122,7 @@ def read(search_path: Sequence[str]) -> Installed:
         changed=tuple(changed),
         foreign=foreign_files(recorded),
         flax=version_of(infos.get(FLAX_DISTRIBUTION)),
+        equinox=version_of(infos.get(EQUINOX_DISTRIBUTION)),
         build=plugin_build(lines),
     )
 

@@ -15,7 +15,7 @@ from mypy.options import Options
 from mypy_plugin.install import installed, mismatch
 from mypy_plugin.lib import guard, mypy_internals, stderr
 
-NOTHING_KNOWN: dict[str, str | None] = {"jax": None, "stubs": None, "flax": None}
+NOTHING_KNOWN: dict[str, str | None] = {"jax": None, "stubs": None, "flax": None, "equinox": None}
 
 
 def start(options: Options) -> tuple[dict[str, str | None], mismatch.MismatchReport | None]:

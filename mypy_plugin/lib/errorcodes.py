@@ -89,6 +89,11 @@ EQUINOX_MODULE: Final = ErrorCode(
     "an Equinox module that holds a function or a string, given to `jax.jit` or `jax.grad`",
     CATEGORY,
 )
+EQUINOX_FROZEN: Final = ErrorCode(
+    "jax-equinox-frozen",
+    "an attribute of an Equinox module set after the module is made, or not declared as a field",
+    CATEGORY,
+)
 LINEN_MUTABLE: Final = ErrorCode(
     "jax-linen-mutable",
     "a Flax Linen module applied with `batch_stats` immutable where its own code updates them",

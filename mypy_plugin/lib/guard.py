@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
+from mypy.plugin import AttributeContext, FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
 from mypy.types import FunctionLike, Type
 
 from mypy_plugin.lib import stderr
 
-Context = TypeVar("Context", bound=FunctionContext | MethodContext | FunctionSigContext | MethodSigContext)
+Context = TypeVar("Context", bound=FunctionContext | MethodContext | FunctionSigContext | MethodSigContext | AttributeContext)
 Result = TypeVar("Result")
 
 _said = False
@@ -56,3 +56,7 @@ def default_signature(ctx: FunctionSigContext | MethodSigContext) -> FunctionLik
 
 def default_return_type(ctx: FunctionContext | MethodContext) -> Type:
     return ctx.default_return_type
+
+
+def default_attribute_type(ctx: AttributeContext) -> Type:
+    return ctx.default_attr_type

@@ -1,5 +1,6 @@
 """The releases of optional libraries installed where mypy reads packages, for the rules whose
-reports move between those releases (``jax-nnx-trace-level``: Flax).
+reports move between those releases (``jax-nnx-trace-level``: Flax; ``jax-equinox-frozen``:
+Equinox).
 
 Read once when the plugin starts, from ``.dist-info`` folder names without importing the library
 (``install/installed.py``), and part of ``report_config_data``, so an upgrade re-checks the
@@ -15,16 +16,20 @@ from mypy_plugin.lib.release import parse_version
 class LibraryReleases:
     """The installed releases this run reads; one instance, ``INSTALLED``."""
 
-    __slots__ = ("flax",)
+    __slots__ = ("equinox", "flax")
 
     def __init__(self) -> None:
         self.flax: tuple[int, ...] | None = None
         """Flax's release (``0.12.8`` -> ``(0, 12, 8)``), None where unknown."""
+        self.equinox: tuple[int, ...] | None = None
+        """Equinox's release, None where unknown."""
 
     def remember(self, versions: dict[str, str | None]) -> None:
         """Keep the releases of a start-up's versions (``installed.Installed.config_data``)."""
         flax = versions.get("flax")
         self.flax = parse_version(flax)[:3] or None if flax else None
+        equinox = versions.get("equinox")
+        self.equinox = parse_version(equinox)[:3] or None if equinox else None
 
 
 INSTALLED = LibraryReleases()

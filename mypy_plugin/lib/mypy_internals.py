@@ -35,6 +35,7 @@ READS: Final = (
     "TypeChecker.scope",
     "TypeChecker.lookup_type_or_none",
     "TypeInfo.metadata['dataclass']",
+    "TypeInfo.metadata['dataclass']['attributes']",
     "Errors._watchers",
     "plugins.default.DefaultPlugin",
     "TypeChecker.modules",
@@ -43,6 +44,7 @@ READS: Final = (
     "Instance.extra_attrs",
     "TypedDictType.readonly_keys",
     "FuncItem.arguments",
+    "Errors.error_info_map",
 )
 """What this module reads of mypy beyond the plugin interface, one name per function below."""
 
@@ -70,6 +72,21 @@ def error_watchers(api: CheckerPluginInterface) -> list[object] | None:
         return list(get_watchers())
     except Exception:  # an internal that changed shape: unknown
         return None
+
+
+def already_reported(api: CheckerPluginInterface, context: Context, message: str) -> bool:
+    """``Errors.error_info_map``: whether mypy already holds ``message`` at ``context``'s line of
+    the file being checked. A rule that reports a line from each of several hooks asks it
+    first: mypy drops a repeated error's notes along with the repeat (``remove_duplicates``
+    keeps the first error but drops every note whose error equals a removed one). What the
+    daemon checks again starts without its old errors, so it is reported again there.
+    Fallback: False (reported again)."""
+    try:
+        errors = api.msg.errors
+        held = errors.error_info_map.get(errors.file, [])
+        return any(info.line == context.line and info.message == message for info in held)
+    except Exception:  # an internal that changed shape
+        return False
 
 
 def discards(watcher: object) -> bool:
@@ -215,6 +232,20 @@ def replaceable_fields(info: TypeInfo) -> set[str]:
         return {attribute["name"] for attribute in record.get("attributes", []) if attribute.get("is_in_init")}
     except Exception:  # an internal that changed shape
         return set()
+
+
+def dataclass_fields(info: TypeInfo) -> set[str] | None:
+    """The fields of a dataclass, or of a class a ``dataclass_transform`` makes one (an Equinox
+    module), its bases' included: the attributes mypy's dataclass plugin records in
+    ``TypeInfo.metadata["dataclass"]``, which mypy's cache keeps. Fallback: None (unknown), also
+    for a class the plugin has not read."""
+    try:
+        attributes = info.metadata.get("dataclass", {}).get("attributes")
+        if not isinstance(attributes, list):
+            return None
+        return {attribute["name"] for attribute in attributes}
+    except Exception:  # an internal that changed shape
+        return None
 
 
 def made_by_the_standard_decorator(info: TypeInfo) -> bool:

@@ -12,7 +12,10 @@ would take that name from every other plugin listed after this one. ``numpy_argu
 ``Array.reshape``, ``take``, ``ravel`` and ``flatten`` by full name for that reason, leaving
 subclasses of ``jax.Array`` unread. For a receiver typed by a TypeVar mypy names the method
 after the callee (``sort of Array``), a key that a rule may declare as well. Function hooks are
-keyed by the function's full name.
+keyed by the function's full name. Attribute hooks are keyed by a class's full name, and run on
+every attribute of that class and of the classes deriving from it (mypy asks with the class
+that declares the attribute, ``pkg.Linear.weight``): a rule for the modules of a library
+(``equinox.Module``) hooks them all without naming each.
 """
 
 from __future__ import annotations
@@ -20,13 +23,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from mypy.errorcodes import ErrorCode
-from mypy.plugin import FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
+from mypy.plugin import AttributeContext, FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
 from mypy.types import FunctionLike, Type
 
 MethodSignatureHook = Callable[[MethodSigContext], FunctionLike]
 MethodHook = Callable[[MethodContext], Type]
 FunctionSignatureHook = Callable[[FunctionSigContext], FunctionLike]
 FunctionHook = Callable[[FunctionContext], Type]
+AttributeHook = Callable[[AttributeContext], Type]
 
 
 class Rule:
@@ -34,13 +38,22 @@ class Rule:
 
     - ``method_signature_hooks``, ``method_hooks``: by method name (``"to_device"``), or by a
       method's full name (``"functools.partial.__call__"``);
-    - ``function_signature_hooks``, ``function_hooks``: by full name (``"jax.numpy.clip"``).
+    - ``function_signature_hooks``, ``function_hooks``: by full name (``"jax.numpy.clip"``);
+    - ``attribute_hooks``: by a class's full name, for its attributes and its subclasses'.
 
     A signature hook runs before mypy checks the call's arguments (it may change the signature
     they are checked against), the other after (it sees their types, and reports).
     """
 
-    __slots__ = ("code", "function_hooks", "function_signature_hooks", "method_hooks", "method_signature_hooks", "other_codes")
+    __slots__ = (
+        "attribute_hooks",
+        "code",
+        "function_hooks",
+        "function_signature_hooks",
+        "method_hooks",
+        "method_signature_hooks",
+        "other_codes",
+    )
 
     def __init__(
         self,
@@ -51,6 +64,7 @@ class Rule:
         method_hooks: Mapping[str, MethodHook] | None = None,
         function_signature_hooks: Mapping[str, FunctionSignatureHook] | None = None,
         function_hooks: Mapping[str, FunctionHook] | None = None,
+        attribute_hooks: Mapping[str, AttributeHook] | None = None,
     ) -> None:
         self.code = code
         self.other_codes = other_codes
@@ -59,7 +73,8 @@ class Rule:
         self.method_hooks: Mapping[str, MethodHook] = method_hooks or {}
         self.function_signature_hooks: Mapping[str, FunctionSignatureHook] = function_signature_hooks or {}
         self.function_hooks: Mapping[str, FunctionHook] = function_hooks or {}
+        self.attribute_hooks: Mapping[str, AttributeHook] = attribute_hooks or {}
 
 
-HOOK_KINDS: tuple[str, ...] = ("method_signature_hooks", "method_hooks", "function_signature_hooks", "function_hooks")
+HOOK_KINDS: tuple[str, ...] = ("method_signature_hooks", "method_hooks", "function_signature_hooks", "function_hooks", "attribute_hooks")
 """The attributes of a ``Rule`` (and of a ``Hooked``) that hold hooks, by kind."""

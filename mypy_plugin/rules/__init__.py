@@ -27,6 +27,7 @@ RULE_MODULES: Final[tuple[str, ...]] = (
     "flax.flax_linen",
     "flax.flax_linen_mutable",
     "equinox.equinox_modules",
+    "equinox.frozen_fields",
     "flax.flax_nnx",
 )
 """Every rule's module, each with its ``RULE``, in the order their hooks run on one name."""
@@ -51,6 +52,7 @@ class Hooked(NamedTuple):
     method_hooks: tuple[str, ...] = ()
     function_signature_hooks: tuple[str, ...] = ()
     function_hooks: tuple[str, ...] = ()
+    attribute_hooks: tuple[str, ...] = ()
 
     def rule(self) -> Rule:
         """The rule itself, its module imported on first use."""

@@ -526,6 +526,15 @@ HOOKED: Final[tuple[Hooked, ...]] = (
         ),
     ),
     Hooked(
+        "equinox.frozen_fields",
+        "RULE",
+        codes=("jax-equinox-frozen",),
+        attribute_hooks=(
+            "equinox._module.Module",
+            "equinox._module._module.Module",
+        ),
+    ),
+    Hooked(
         "flax.flax_nnx",
         "RULE",
         codes=("jax-nnx-trace-level",),
