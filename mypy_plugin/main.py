@@ -35,8 +35,13 @@ UNLOADED: set[str] = set()
 SIGNATURE_FIELD: Final = "default_signature"
 RETURN_TYPE_FIELD: Final = "default_return_type"
 ATTRIBUTE_TYPE_FIELD: Final = "default_attr_type"
-"""The context fields that hold mypy's own result, for a signature hook, an attribute hook and
-the others."""
+FIELDS: Final[dict[str, tuple[str, Callable[[Any], Any]]]] = {
+    "method_signature_hooks": (SIGNATURE_FIELD, default_signature),
+    "function_signature_hooks": (SIGNATURE_FIELD, default_signature),
+    "attribute_hooks": (ATTRIBUTE_TYPE_FIELD, default_attribute_type),
+}
+"""The context field that holds mypy's own result for each kind of hook, and the guard's
+fallback that returns it (``default_return_type`` for the kinds not named)."""
 
 
 def method_name(fullname: str) -> str:
@@ -97,8 +102,9 @@ def loaded(keyed: Sequence[tuple[Hooked, str]], kind: str, fallback: Callable[[A
 
 def in_turn(hooks: list[Callable[[Any], Any]], default: str) -> Callable[[Any], Any] | None:
     """One hook that runs ``hooks`` in turn, each given the previous one's result as the
-    context's ``default`` (``default_signature`` or ``default_return_type``). A signature that
-    is not a plain callable (an overloaded one) ends the turn: no later hook could take it."""
+    context's ``default`` (``default_signature``, ``default_return_type`` or
+    ``default_attr_type``). A signature that is not a plain callable (an overloaded one) ends
+    the turn: no later hook could take it."""
     if len(hooks) <= 1:
         return hooks[0] if hooks else None
 
@@ -166,32 +172,28 @@ class JaxStubsPlugin(Plugin):
             """The getter's answers for one kind of hook: the rules' hooks of each name (looked
             up with ``of``), after mypy's own, the mismatch report's first for a signature."""
             signature = kind.endswith("signature_hooks")
+            field, fallback = FIELDS.get(kind, (RETURN_TYPE_FIELD, default_return_type))
             hooked = table(self.rules, kind)
             mypys_getter = getattr(mypys, "get_" + kind[: -len("s")])
 
             def decide(name: str) -> Callable[[Any], Any] | None:
-                hooks = loaded(of(hooked, name), kind, default_signature if signature else default_return_type)
+                hooks = loaded(of(hooked, name), kind, fallback)
                 first = before(name) if signature else []
-                return in_turn(after_mypys(mypys_getter, name, [*first, *hooks]), SIGNATURE_FIELD if signature else RETURN_TYPE_FIELD)
+                return in_turn(after_mypys(mypys_getter, name, [*first, *hooks]), field)
 
             return Decided(decide)
+
+        def of_attribute_here(hooked: Mapping[str, Sequence[Hooked]], fullname: str) -> list[tuple[Hooked, str]]:
+            try:
+                return of_attribute(hooked, fullname, self.lookup_fully_qualified)
+            except Exception:  # a name mypy's tables cannot resolve: no rule's business
+                return []
 
         self._method_signature_hooks = decided("method_signature_hooks", of_method)
         self._method_hooks = decided("method_hooks", of_method)
         self._function_signature_hooks = decided("function_signature_hooks", of_function)
         self._function_hooks = decided("function_hooks", of_function)
-
-        attribute_hooked = table(self.rules, "attribute_hooks")
-
-        def decide_attribute(name: str) -> Callable[[Any], Any] | None:
-            try:
-                keyed = of_attribute(attribute_hooked, name, self.lookup_fully_qualified)
-            except Exception:  # a name mypy's tables cannot resolve: no rule's business
-                keyed = []
-            hooks = loaded(keyed, "attribute_hooks", default_attribute_type)
-            return in_turn(after_mypys(mypys.get_attribute_hook, name, hooks), ATTRIBUTE_TYPE_FIELD)
-
-        self._attribute_hooks = Decided(decide_attribute)
+        self._attribute_hooks = decided("attribute_hooks", of_attribute_here)
 
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         return self._method_signature_hooks[fullname]  # type: ignore[no-any-return]
