@@ -320,7 +320,8 @@ def equinox_classes(tree: MypyFile) -> EquinoxClasses:
 
 
 def classes_in(found: list[Statement]) -> list[ClassDef]:
-    """The classes defined at a module's top level, under its conditions, and inside them."""
+    """The classes defined in a module: at its top level, under its conditions, inside classes
+    and inside functions (a test's own module)."""
     classes = []
     pending = list(found)
     while pending:
@@ -331,6 +332,8 @@ def classes_in(found: list[Statement]) -> list[ClassDef]:
         else:
             for block in statements.compound_blocks(statement):
                 pending.extend(block.body)
+            for function in bindings.defined_functions(statement):
+                pending.extend(function.body.body)
     return classes
 
 
