@@ -7,6 +7,7 @@ reads it. Without it, callers get no imports and fall back on what holds for any
 from __future__ import annotations
 
 import bisect
+from collections.abc import Iterator
 from typing import Final
 
 from mypy.nodes import (
@@ -271,6 +272,23 @@ def decorated_by(api: CheckerPluginInterface, call: Context) -> Decorator | None
         if isinstance(statement, Decorator) and any(node is call for node in statement.decorators):
             return statement
     return None
+
+
+def statements_anywhere(defs: list[Statement]) -> Iterator[Statement]:
+    """Every statement among ``defs`` and in the blocks and bodies inside them, at any depth,
+    but those of a block mypy found unreachable (it analyses nothing there)."""
+    pending = list(defs)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, Block) and statement.is_unreachable:
+            continue
+        pending.extend(
+            inner
+            for block in (*statements.compound_blocks(statement), *definition_blocks(statement))
+            if not block.is_unreachable
+            for inner in block.body
+        )
+        yield statement
 
 
 def definition_blocks(statement: Statement) -> list[Block]:

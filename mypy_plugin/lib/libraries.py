@@ -26,10 +26,14 @@ class LibraryReleases:
 
     def remember(self, versions: dict[str, str | None]) -> None:
         """Keep the releases of a start-up's versions (``installed.Installed.config_data``)."""
-        flax = versions.get("flax")
-        self.flax = parse_version(flax)[:3] or None if flax else None
-        equinox = versions.get("equinox")
-        self.equinox = parse_version(equinox)[:3] or None if equinox else None
+        self.flax = known_release(versions.get("flax"))
+        self.equinox = known_release(versions.get("equinox"))
+
+
+def known_release(version: str | None) -> tuple[int, ...] | None:
+    """A version's release (``0.12.8`` -> ``(0, 12, 8)``); None where the library is not
+    installed or the version reads as no release."""
+    return parse_version(version)[:3] or None if version else None
 
 
 INSTALLED = LibraryReleases()

@@ -114,7 +114,7 @@ def on_attribute(ctx: AttributeContext) -> Type:
             else:
                 report_set_after_init(ctx.api, found.target, found.statement, function)
     if ctx.is_lvalue and isinstance(ctx.context, MemberExpr) and isinstance(ctx.type, Instance) and not own_setattr(ctx.type.type):
-        if made_already(ctx.api, ctx.context.expr, function):
+        if made_already(ctx.api, tree, ctx.context.expr, function):
             during_init = isinstance(function, FuncDef) and classes.runs_during_init(function)
             field = ctx.context.name in (mypy_internals.dataclass_fields(ctx.type.type) or ())
             statement = checked_module.statement_at(ctx.api, ctx.context)
@@ -128,15 +128,14 @@ def checked(api: CheckerPluginInterface, function: FuncItem | None) -> bool:
     return function is None or api.options.check_untyped_defs or not function.is_dynamic()
 
 
-def made_already(api: CheckerPluginInterface, receiver: Expression, function: FuncItem | None) -> bool:
+def made_already(api: CheckerPluginInterface, tree: MypyFile, receiver: Expression, function: FuncItem | None) -> bool:
     """Whether the module ``receiver`` reads is one already made: a variable of the module, or
     a field of ``self``, bound on every binding to what a class or a function of Equinox or JAX
     makes (``made_by_a_call``), and of the type mypy gives it. Not ``self``, nor a parameter (a
     function may be given a module being made)."""
     if isinstance(receiver, NameExpr):
         var = receiver.node
-        tree = mypy_internals.module_tree(api)
-        if not isinstance(var, Var) or var.is_self or tree is None:
+        if not isinstance(var, Var) or var.is_self:
             return False
         values = bindings.of(tree).bound_values(receiver)
         return (
@@ -216,7 +215,12 @@ class EquinoxClasses:
         self.tree = tree
         self.statements_read = tree.defs
         """The statements this was read from: the daemon gives a changed tree new ones."""
-        self.classes = [cls.info for cls in classes_in(tree.defs) if not isinstance(cls.info, FakeInfo) and is_equinox_module(cls.info)]
+        self.classes = [
+            statement.info
+            for statement in checked_module.statements_anywhere(tree.defs)
+            if isinstance(statement, ClassDef) and not isinstance(statement.info, FakeInfo) and is_equinox_module(statement.info)
+        ]
+        """The Equinox classes defined in the module, at any depth (a test's own class too)."""
         self.methods: dict[str, list[FuncDef]] = {}
         """The methods of the Equinox classes, by name."""
         self.undecorated: set[int] = set()
@@ -274,7 +278,7 @@ class EquinoxClasses:
         return known
 
     def read_set_on_self(self, method: FuncDef) -> list[SetOnSelf]:
-        if id(method) not in self.undecorated or not any(each is method for each in self.methods.get(method.name, [])):
+        if id(method) not in self.undecorated:  # not a method of an Equinox class of the module, or decorated
             return []
         info = method.info
         during_init = self.runs_during_init(method)
@@ -317,24 +321,6 @@ def equinox_classes(tree: MypyFile) -> EquinoxClasses:
     if _last is None or _last.tree is not tree or _last.statements_read is not tree.defs:
         _last = EquinoxClasses(tree)
     return _last
-
-
-def classes_in(found: list[Statement]) -> list[ClassDef]:
-    """The classes defined in a module: at its top level, under its conditions, inside classes
-    and inside functions (a test's own module)."""
-    classes = []
-    pending = list(found)
-    while pending:
-        statement = pending.pop()
-        if isinstance(statement, ClassDef):
-            classes.append(statement)
-            pending.extend(statement.defs.body)
-        else:
-            for block in statements.compound_blocks(statement):
-                pending.extend(block.body)
-            for function in bindings.defined_functions(statement):
-                pending.extend(function.body.body)
-    return classes
 
 
 def made_here(info: TypeInfo, module: str) -> bool:

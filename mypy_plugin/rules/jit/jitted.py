@@ -18,7 +18,6 @@ from typing import Final
 from mypy.nodes import (
     CLASSDEF_NO_INFO,
     AssignmentStmt,
-    Block,
     CallExpr,
     ClassDef,
     Expression,
@@ -28,7 +27,6 @@ from mypy.nodes import (
     MypyFile,
     RefExpr,
     ReturnStmt,
-    Statement,
     TupleExpr,
     TypeInfo,
     Var,
@@ -50,7 +48,7 @@ from mypy.types import (
 )
 
 from mypy_plugin.analyses import transforms
-from mypy_plugin.lib import checked_module, fullnames, mypy_internals, statements, types
+from mypy_plugin.lib import checked_module, fullnames, mypy_internals, types
 from mypy_plugin.lib.types import members
 
 CALL: Final = fullnames.JIT_WRAPPED + ".__call__"
@@ -277,17 +275,7 @@ def classes_and_registrations(module: MypyFile) -> tuple[list[ClassDef], set[Typ
     ``for`` loop's source."""
     definitions: list[ClassDef] = []
     given: set[TypeInfo] = set()
-    pending: list[Statement] = list(module.defs)
-    while pending:
-        statement = pending.pop()
-        if isinstance(statement, Block) and statement.is_unreachable:
-            continue
-        pending.extend(
-            inner
-            for block in (*statements.compound_blocks(statement), *checked_module.definition_blocks(statement))
-            if not block.is_unreachable
-            for inner in block.body
-        )
+    for statement in checked_module.statements_anywhere(module.defs):
         if isinstance(statement, ClassDef) and statement.info is not CLASSDEF_NO_INFO:
             definitions.append(statement)
         values: list[Expression] = []
