@@ -42,6 +42,8 @@ FIELDS: Final[dict[str, tuple[str, Callable[[Any], Any]]]] = {
 }
 """The context field that holds mypy's own result for each kind of hook, and the guard's
 fallback that returns it (``default_return_type`` for the kinds not named)."""
+Of = Callable[[Mapping[str, Sequence[Hooked]], str], list[tuple[Hooked, str]]]
+"""How a getter finds the rules hooking a name: by the name itself, or by a class it names."""
 
 
 def method_name(fullname: str) -> str:
@@ -62,17 +64,22 @@ def of_function(hooked: Mapping[str, Sequence[Hooked]], fullname: str) -> list[t
     return [(rule, fullname) for rule in hooked.get(fullname, [])]
 
 
-def of_attribute(hooked: Mapping[str, Sequence[Hooked]], fullname: str, lookup: Callable[[str], Any]) -> list[tuple[Hooked, str]]:
-    """The rules hooking an attribute (``pkg.Linear.weight``, named by the class that declares
-    it): those keyed by that class or a class it derives from. The class is looked up only
-    where some rule hooks attributes."""
+def of_class(hooked: Mapping[str, Sequence[Hooked]], class_name: str, lookup: Callable[[str], Any]) -> list[tuple[Hooked, str]]:
+    """The rules keyed by the class ``class_name`` or a class it derives from, each with its key.
+    The class is looked up only where some rule hooks classes of that kind."""
     if not hooked:
         return []
-    owner = lookup(fullname.rpartition(".")[0])
-    info = owner.node if owner is not None else None
+    found = lookup(class_name)
+    info = found.node if found is not None else None
     if not isinstance(info, TypeInfo):
         return []
     return [(rule, base.fullname) for base in info.mro for rule in hooked.get(base.fullname, [])]
+
+
+def of_attribute(hooked: Mapping[str, Sequence[Hooked]], fullname: str, lookup: Callable[[str], Any]) -> list[tuple[Hooked, str]]:
+    """The rules hooking an attribute (``pkg.Linear.weight``, named by the class that declares
+    it): those keyed by that class or a class it derives from."""
+    return of_class(hooked, fullname.rpartition(".")[0], lookup)
 
 
 def table(rules: Iterable[Hooked], kind: str) -> dict[str, list[Hooked]]:
@@ -168,20 +175,27 @@ class JaxStubsPlugin(Plugin):
 
         mypys = mypy_internals.default_plugin(options)
 
-        def decided(kind: str, of: Callable[[Mapping[str, Sequence[Hooked]], str], list[tuple[Hooked, str]]]) -> Decided:
-            """The getter's answers for one kind of hook: the rules' hooks of each name (looked
-            up with ``of``), after mypy's own, the mismatch report's first for a signature."""
+        def decided(kind: str, of: Of, *also: tuple[str, Of]) -> Decided:
+            """The getter's answers for one kind of hook (and the kinds ``also`` asked through
+            the same getter): the rules' hooks of each name (looked up with ``of``), after
+            mypy's own, the mismatch report's first for a signature."""
             signature = kind.endswith("signature_hooks")
             field, fallback = FIELDS.get(kind, (RETURN_TYPE_FIELD, default_return_type))
-            hooked = table(self.rules, kind)
+            tables = [(each, table(self.rules, each), find) for each, find in ((kind, of), *also)]
             mypys_getter = getattr(mypys, "get_" + kind[: -len("s")])
 
             def decide(name: str) -> Callable[[Any], Any] | None:
-                hooks = loaded(of(hooked, name), kind, fallback)
+                hooks = [hook for each, hooked, find in tables for hook in loaded(find(hooked, name), each, fallback)]
                 first = before(name) if signature else []
                 return in_turn(after_mypys(mypys_getter, name, [*first, *hooks]), field)
 
             return Decided(decide)
+
+        def of_class_here(hooked: Mapping[str, Sequence[Hooked]], fullname: str) -> list[tuple[Hooked, str]]:
+            try:
+                return of_class(hooked, fullname, self.lookup_fully_qualified)
+            except Exception:  # a name mypy's tables cannot resolve: no rule's business
+                return []
 
         def of_attribute_here(hooked: Mapping[str, Sequence[Hooked]], fullname: str) -> list[tuple[Hooked, str]]:
             try:
@@ -192,7 +206,7 @@ class JaxStubsPlugin(Plugin):
         self._method_signature_hooks = decided("method_signature_hooks", of_method)
         self._method_hooks = decided("method_hooks", of_method)
         self._function_signature_hooks = decided("function_signature_hooks", of_function)
-        self._function_hooks = decided("function_hooks", of_function)
+        self._function_hooks = decided("function_hooks", of_function, ("constructor_hooks", of_class_here))
         self._attribute_hooks = decided("attribute_hooks", of_attribute_here)
 
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:

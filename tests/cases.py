@@ -47,7 +47,15 @@ LIBRARY_SKIP = re.compile(
 at the test extra's pins and the matrix's at other releases or not at all; with a release, the
 first one where the case's code runs as the case says (``Variable[...] += 1``, a check Flax makes)."""
 LIBRARY_CODES = frozenset(
-    {"jax-linen-frozen", "jax-linen-unbound", "jax-linen-mutable", "jax-equinox-module", "jax-equinox-frozen", "jax-nnx-trace-level"}
+    {
+        "jax-linen-frozen",
+        "jax-linen-unbound",
+        "jax-linen-mutable",
+        "jax-linen-submodule",
+        "jax-equinox-module",
+        "jax-equinox-frozen",
+        "jax-nnx-trace-level",
+    }
 )
 """The codes of rules about another library (Flax, Equinox), which the demo and the lint sample do not
 import (most of the matrix's environments do not have them): their YAML cases and pages show them."""
@@ -287,6 +295,15 @@ RULES = (
             ),
             "SetAttributeFrozenModuleError",
             re.compile(r"Module instance is frozen outside of setup method"),
+        ),
+        Rule(
+            "jax-linen-submodule",
+            re.compile(
+                r'^main:(\d+): error: submodule ".*" made in ".*", which is neither "setup" nor compact; '
+                r"Flax raises AssignSubModuleError  \[jax-linen-submodule\]$"
+            ),
+            "AssignSubModuleError",
+            re.compile(r"must be defined in `setup\(\)` or in a method wrapped in `@compact`"),
         ),
         Rule(
             "jax-linen-unbound",

@@ -8,7 +8,7 @@ import inspect
 
 import pytest
 
-from mypy_plugin.rules.flax import flax_linen
+from mypy_plugin.rules.flax import flax_linen, linen_submodules
 
 nn = pytest.importorskip("flax.linen")
 
@@ -21,3 +21,11 @@ def test_compact_layers_are_the_installed_flax_ones() -> None:
             if getattr(value.__call__, "compact", False):
                 found.add(f"{value.__module__}.{value.__qualname__}")
     assert found == flax_linen.COMPACT_LAYERS
+
+
+def test_the_names_jax_linen_submodule_reads_are_the_installed_flax_ones() -> None:
+    """``flax.linen.Module`` keys its hook and ``compact_name_scope`` is read off decorators: both
+    by their full names in the installed Flax."""
+    assert f"{nn.Module.__module__}.{nn.Module.__qualname__}" == linen_submodules.LINEN_MODULE
+    scope = nn.compact_name_scope
+    assert f"{scope.__module__}.{scope.__qualname__}" == linen_submodules.NAME_SCOPE

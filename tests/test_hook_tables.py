@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import pytest
+from mypy.nodes import GDEF, Block, ClassDef, SymbolTable, SymbolTableNode, TypeInfo
 from mypy.options import Options
 from mypy.plugin import MethodContext
 from mypy.plugins.default import DefaultPlugin
@@ -22,6 +23,7 @@ from mypy_runs import run_mypy
 from mypy_plugin import main
 from mypy_plugin.lib.guard import default_return_type
 from mypy_plugin.rules import every_rule
+from mypy_plugin.rules.hooked import HOOKED
 
 MYPYS_OWN: Final = """\
 import ctypes
@@ -92,6 +94,25 @@ def test_other_names_get_no_hook(plugin: main.JaxStubsPlugin) -> None:
         assert plugin.get_method_signature_hook(name) is None
         assert plugin.get_function_hook(name) is None
         assert plugin.get_function_signature_hook(name) is None
+
+
+def test_class_keyed_hooks_reach_the_classes_deriving_from_the_key() -> None:
+    """Constructor and attribute hooks keyed by a class run for its subclasses: mypy asks with the
+    class made (``pkg.Block``) or the class declaring the attribute (``pkg.Block.features``)."""
+    base, sub, other = TypeInfo(SymbolTable(), ClassDef("Module", Block([])), "lib"), None, None
+    base._fullname = "lib.Module"
+    sub = TypeInfo(SymbolTable(), ClassDef("Block", Block([])), "pkg")
+    sub._fullname = "pkg.Block"
+    other = TypeInfo(SymbolTable(), ClassDef("Other", Block([])), "pkg")
+    other._fullname = "pkg.Other"
+    base.mro, sub.mro, other.mro = [base], [sub, base], [other]
+    classes = {info.fullname: SymbolTableNode(GDEF, info) for info in (base, sub, other)}
+    hooked = {"lib.Module": [HOOKED[0]]}
+    assert main.of_class(hooked, "pkg.Block", classes.get) == [(HOOKED[0], "lib.Module")]
+    assert main.of_class(hooked, "pkg.Other", classes.get) == []
+    assert main.of_class(hooked, "pkg.missing", classes.get) == []
+    assert main.of_class({}, "pkg.Block", classes.get) == []
+    assert main.of_attribute(hooked, "pkg.Block.features", classes.get) == [(HOOKED[0], "lib.Module")]
 
 
 def test_hooks_of_one_name_run_in_turn() -> None:

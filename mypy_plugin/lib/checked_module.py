@@ -33,7 +33,7 @@ from mypy.plugin import CheckerPluginInterface
 
 from mypy_plugin.lib import mypy_internals, statements
 
-SHORT_NAMES: Final = {"jax.numpy": "jnp", "equinox": "eqx"}
+SHORT_NAMES: Final = {"jax.numpy": "jnp", "equinox": "eqx", "flax.linen": "nn"}
 """The names the libraries' documentation imports their modules under."""
 BOUND_BY_PARENT: Final = frozenset({"jax.numpy", "jax.random"})
 """Submodules their package's ``__init__`` imports (``from jax import numpy as numpy``), so that

@@ -89,6 +89,11 @@ EQUINOX_MODULE: Final = ErrorCode(
     "an Equinox module that holds a function or a string, given to `jax.jit` or `jax.grad`",
     CATEGORY,
 )
+LINEN_SUBMODULE: Final = ErrorCode(
+    "jax-linen-submodule",
+    "a Flax Linen submodule made in a method that is neither `setup` nor compact",
+    CATEGORY,
+)
 EQUINOX_FROZEN: Final = ErrorCode(
     "jax-equinox-frozen",
     "an attribute of an Equinox module set after the module is made, or not declared as a field",

@@ -15,7 +15,10 @@ after the callee (``sort of Array``), a key that a rule may declare as well. Fun
 keyed by the function's full name. Attribute hooks are keyed by a class's full name, and run on
 every attribute of that class and of the classes deriving from it (mypy asks with the class
 that declares the attribute, ``pkg.Linear.weight``): a rule for the modules of a library
-(``equinox.Module``) hooks them all without naming each.
+(``equinox.Module``) hooks them all without naming each. Constructor hooks are keyed by a class's
+full name too, and run where the code makes an instance of that class or of a class deriving
+from it (mypy asks its function hook with the class's name, ``pkg.Block``): a rule for the
+modules of Flax Linen (``flax.linen.Module``) sees the user's own classes made.
 """
 
 from __future__ import annotations
@@ -39,7 +42,9 @@ class Rule:
     - ``method_signature_hooks``, ``method_hooks``: by method name (``"to_device"``), or by a
       method's full name (``"functools.partial.__call__"``);
     - ``function_signature_hooks``, ``function_hooks``: by full name (``"jax.numpy.clip"``);
-    - ``attribute_hooks``: by a class's full name, for its attributes and its subclasses'.
+    - ``attribute_hooks``: by a class's full name, for its attributes and its subclasses';
+    - ``constructor_hooks``: by a class's full name, for the making of it and of its subclasses
+      (function hooks: mypy asks them with the class's name).
 
     A signature hook runs before mypy checks the call's arguments (it may change the signature
     they are checked against), the other after (it sees their types, and reports).
@@ -48,6 +53,7 @@ class Rule:
     __slots__ = (
         "attribute_hooks",
         "code",
+        "constructor_hooks",
         "function_hooks",
         "function_signature_hooks",
         "method_hooks",
@@ -65,6 +71,7 @@ class Rule:
         function_signature_hooks: Mapping[str, FunctionSignatureHook] | None = None,
         function_hooks: Mapping[str, FunctionHook] | None = None,
         attribute_hooks: Mapping[str, AttributeHook] | None = None,
+        constructor_hooks: Mapping[str, FunctionHook] | None = None,
     ) -> None:
         self.code = code
         self.other_codes = other_codes
@@ -74,7 +81,15 @@ class Rule:
         self.function_signature_hooks: Mapping[str, FunctionSignatureHook] = function_signature_hooks or {}
         self.function_hooks: Mapping[str, FunctionHook] = function_hooks or {}
         self.attribute_hooks: Mapping[str, AttributeHook] = attribute_hooks or {}
+        self.constructor_hooks: Mapping[str, FunctionHook] = constructor_hooks or {}
 
 
-HOOK_KINDS: tuple[str, ...] = ("method_signature_hooks", "method_hooks", "function_signature_hooks", "function_hooks", "attribute_hooks")
+HOOK_KINDS: tuple[str, ...] = (
+    "method_signature_hooks",
+    "method_hooks",
+    "function_signature_hooks",
+    "function_hooks",
+    "attribute_hooks",
+    "constructor_hooks",
+)
 """The attributes of a ``Rule`` (and of a ``Hooked``) that hold hooks, by kind."""

@@ -10,6 +10,7 @@ advice rather than a rewrite that is not the code written.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from mypy.nodes import (
     ARG_NAMED,
@@ -115,9 +116,60 @@ def operand(node: Expression) -> str | None:
 
 
 def call_source(node: CallExpr) -> str | None:
+    if f_string_parts(node) is not None:
+        return f_string_source(node)
     callee = operand(node.callee)
     arguments = arguments_source(node.arg_kinds, node.arg_names, node.args)
     return None if callee is None or arguments is None else f"{callee}({', '.join(arguments)})"
+
+
+FORMATTED_VALUE: Final = {"{:{}}": "", "{!r:{}}": "!r", "{!s:{}}": "!s", "{!a:{}}": "!a"}
+"""mypy's parser turns each value of an f-string into ``'{!r:{}}'.format(value, spec)``, by its
+conversion, and the whole string into ``''.join([parts])``."""
+
+
+def f_string_parts(node: CallExpr) -> list[Expression] | None:
+    """The parts of an f-string as mypy's parser writes it, or None for another call."""
+    callee = node.callee
+    if not isinstance(callee, MemberExpr) or not isinstance(callee.expr, StrExpr):
+        return None
+    if callee.name == "join" and callee.expr.value == "" and len(node.args) == 1 and isinstance(node.args[0], ListExpr):
+        return list(node.args[0].items)
+    if callee.name == "format" and callee.expr.value in FORMATTED_VALUE and len(node.args) == 2:
+        return [node]
+    return None
+
+
+def f_string_text(node: Expression) -> str | None:
+    """The text between an f-string's quotes (``block_{i}``), or None for a part not printed here."""
+    if isinstance(node, StrExpr):
+        return node.value.replace("{", "{{").replace("}", "}}")
+    parts = f_string_parts(node) if isinstance(node, CallExpr) else None
+    if parts is None:
+        return None
+    texts = []
+    for part in parts:
+        if isinstance(part, CallExpr) and isinstance(part.callee, MemberExpr) and part.callee.name == "format":
+            value, spec = source(part.args[0]), f_string_text(part.args[1])
+            conversion = FORMATTED_VALUE.get(part.callee.expr.value) if isinstance(part.callee.expr, StrExpr) else None
+            if value is None or spec is None or conversion is None or "{" in spec:
+                return None
+            texts.append("{" + value + conversion + (":" + spec if spec else "") + "}")
+        else:
+            text = f_string_text(part) if isinstance(part, StrExpr) else None
+            if text is None:
+                return None
+            texts.append(text)
+    return "".join(texts)
+
+
+def f_string_source(node: CallExpr) -> str | None:
+    """An f-string as written (``f"block_{i}"``), where its text needs no escape."""
+    text = f_string_text(node)
+    if text is None or "\\" in text or "\n" in text:
+        return None
+    quote = next((quote for quote in ('"', "'") if quote not in text), None)
+    return None if quote is None else f"f{quote}{text}{quote}"
 
 
 def arguments_source(kinds: Sequence[ArgKind], names: Sequence[str | None], args: Sequence[Expression]) -> list[str] | None:

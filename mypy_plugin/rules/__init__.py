@@ -29,6 +29,7 @@ RULE_MODULES: Final[tuple[str, ...]] = (
     "equinox.equinox_modules",
     "equinox.frozen_fields",
     "flax.flax_nnx",
+    "flax.linen_submodules",
 )
 """Every rule's module, each with its ``RULE``, in the order their hooks run on one name."""
 
@@ -53,6 +54,7 @@ class Hooked(NamedTuple):
     function_signature_hooks: tuple[str, ...] = ()
     function_hooks: tuple[str, ...] = ()
     attribute_hooks: tuple[str, ...] = ()
+    constructor_hooks: tuple[str, ...] = ()
 
     def rule(self) -> Rule:
         """The rule itself, its module imported on first use."""

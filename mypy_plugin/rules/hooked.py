@@ -540,6 +540,13 @@ HOOKED: Final[tuple[Hooked, ...]] = (
         codes=("jax-nnx-trace-level",),
         function_hooks=("flax.nnx.rnglib.Rngs",),
     ),
+    Hooked(
+        "flax.linen_submodules",
+        "RULE",
+        codes=("jax-linen-submodule",),
+        method_hooks=("functools.partial.__call__",),
+        constructor_hooks=("flax.linen.module.Module",),
+    ),
 )
 EXTRA: Final[tuple[Hooked, ...]] = (
     Hooked(
