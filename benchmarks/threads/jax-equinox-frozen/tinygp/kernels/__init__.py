@@ -1,0 +1,1 @@
+from tinygp.kernels.base import Kernel as Kernel
