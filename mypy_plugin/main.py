@@ -42,7 +42,7 @@ FIELDS: Final[dict[str, tuple[str, Callable[[Any], Any]]]] = {
 }
 """The context field that holds mypy's own result for each kind of hook, and the guard's
 fallback that returns it (``default_return_type`` for the kinds not named)."""
-Of = Callable[[Mapping[str, Sequence[Hooked]], str], list[tuple[Hooked, str]]]
+RulesOf = Callable[[Mapping[str, Sequence[Hooked]], str], list[tuple[Hooked, str]]]
 """How a getter finds the rules hooking a name: by the name itself, or by a class it names."""
 
 
@@ -175,7 +175,7 @@ class JaxStubsPlugin(Plugin):
 
         mypys = mypy_internals.default_plugin(options)
 
-        def decided(kind: str, of: Of, *also: tuple[str, Of]) -> Decided:
+        def decided(kind: str, of: RulesOf, *also: tuple[str, RulesOf]) -> Decided:
             """The getter's answers for one kind of hook (and the kinds ``also`` asked through
             the same getter): the rules' hooks of each name (looked up with ``of``), after
             mypy's own, the mismatch report's first for a signature."""
@@ -191,23 +191,26 @@ class JaxStubsPlugin(Plugin):
 
             return Decided(decide)
 
-        def of_class_here(hooked: Mapping[str, Sequence[Hooked]], fullname: str) -> list[tuple[Hooked, str]]:
-            try:
-                return of_class(hooked, fullname, self.lookup_fully_qualified)
-            except Exception:  # a name mypy's tables cannot resolve: no rule's business
-                return []
+        def by_class(of: Callable[[Mapping[str, Sequence[Hooked]], str, Callable[[str], Any]], list[tuple[Hooked, str]]]) -> RulesOf:
+            """``of`` (``of_class``, ``of_attribute``) with this run's lookup, asked only once a class
+            keying the hooks is loaded: until then no class derives from it (most runs never load
+            Flax or Equinox), and no name needs looking up."""
 
-        def of_attribute_here(hooked: Mapping[str, Sequence[Hooked]], fullname: str) -> list[tuple[Hooked, str]]:
-            try:
-                return of_attribute(hooked, fullname, self.lookup_fully_qualified)
-            except Exception:  # a name mypy's tables cannot resolve: no rule's business
-                return []
+            def rules_of(hooked: Mapping[str, Sequence[Hooked]], fullname: str) -> list[tuple[Hooked, str]]:
+                if not any(mypy_internals.module_loaded(self, key.rpartition(".")[0]) for key in hooked):
+                    return []
+                try:
+                    return of(hooked, fullname, self.lookup_fully_qualified)
+                except Exception:  # a name mypy's tables cannot resolve: no rule's business
+                    return []
+
+            return rules_of
 
         self._method_signature_hooks = decided("method_signature_hooks", of_method)
         self._method_hooks = decided("method_hooks", of_method)
         self._function_signature_hooks = decided("function_signature_hooks", of_function)
-        self._function_hooks = decided("function_hooks", of_function, ("constructor_hooks", of_class_here))
-        self._attribute_hooks = decided("attribute_hooks", of_attribute_here)
+        self._function_hooks = decided("function_hooks", of_function, ("constructor_hooks", by_class(of_class)))
+        self._attribute_hooks = decided("attribute_hooks", by_class(of_attribute))
 
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         return self._method_signature_hooks[fullname]  # type: ignore[no-any-return]

@@ -96,15 +96,15 @@ def test_other_names_get_no_hook(plugin: main.JaxStubsPlugin) -> None:
         assert plugin.get_function_signature_hook(name) is None
 
 
+CLASSES: Final = (("lib", "Module"), ("pkg", "Block"), ("pkg", "Other"))
+
+
 def test_class_keyed_hooks_reach_the_classes_deriving_from_the_key() -> None:
     """Constructor and attribute hooks keyed by a class run for its subclasses: mypy asks with the
     class made (``pkg.Block``) or the class declaring the attribute (``pkg.Block.features``)."""
-    base, sub, other = TypeInfo(SymbolTable(), ClassDef("Module", Block([])), "lib"), None, None
-    base._fullname = "lib.Module"
-    sub = TypeInfo(SymbolTable(), ClassDef("Block", Block([])), "pkg")
-    sub._fullname = "pkg.Block"
-    other = TypeInfo(SymbolTable(), ClassDef("Other", Block([])), "pkg")
-    other._fullname = "pkg.Other"
+    base, sub, other = (TypeInfo(SymbolTable(), ClassDef(name, Block([])), module) for module, name in CLASSES)
+    for info, (module, name) in zip((base, sub, other), CLASSES):
+        info._fullname = f"{module}.{name}"
     base.mro, sub.mro, other.mro = [base], [sub, base], [other]
     classes = {info.fullname: SymbolTableNode(GDEF, info) for info in (base, sub, other)}
     hooked = {"lib.Module": [HOOKED[0]]}

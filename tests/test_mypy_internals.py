@@ -217,6 +217,19 @@ def test_class_named(probed: dict[str, dict[str, Any]]) -> None:
     assert probed["shown.py:14"]["TypeChecker.modules"] == "dataclasses.Field"
 
 
+@reads("Plugin._modules")
+def test_module_loaded() -> None:
+    """The modules mypy hands its plugins (``Plugin.set_modules``) are the run's loaded ones."""
+    from mypy.nodes import MypyFile
+    from mypy.plugin import Plugin
+
+    plugin = Plugin(Options())
+    assert mypy_internals.module_loaded(plugin, "flax.linen.module"), "unknown before mypy sets them: looked up"
+    plugin.set_modules({"pkg": MypyFile([], [])})
+    assert mypy_internals.module_loaded(plugin, "pkg")
+    assert not mypy_internals.module_loaded(plugin, "flax.linen.module")
+
+
 @reads("plugins.default.DefaultPlugin")
 def test_default_plugin() -> None:
     from mypy.plugins.default import DefaultPlugin

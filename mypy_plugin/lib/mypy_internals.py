@@ -45,6 +45,7 @@ READS: Final = (
     "TypedDictType.readonly_keys",
     "FuncItem.arguments",
     "Errors.error_info_map",
+    "Plugin._modules",
 )
 """What this module reads of mypy beyond the plugin interface, one name per function below."""
 
@@ -291,6 +292,14 @@ def default_plugin(options: Options) -> Plugin:
         return found if isinstance(found, Plugin) else Plugin(options)
     except Exception:  # moved or changed
         return Plugin(options)
+
+
+def module_loaded(plugin: Plugin, module: str) -> bool:
+    """``Plugin._modules``: whether the run has loaded ``module``, which a class of it needs before
+    any other class can derive from it (a getter asks it before looking a class up). Fallback:
+    True (the class is looked up)."""
+    modules = getattr(plugin, "_modules", None)
+    return module in modules if isinstance(modules, dict) else True
 
 
 def class_named(api: CheckerPluginInterface, fullname: str) -> TypeInfo | None:

@@ -116,8 +116,9 @@ def operand(node: Expression) -> str | None:
 
 
 def call_source(node: CallExpr) -> str | None:
-    if f_string_parts(node) is not None:
-        return f_string_source(node)
+    written = f_string_source(node)
+    if written is not None:
+        return written
     callee = operand(node.callee)
     arguments = arguments_source(node.arg_kinds, node.arg_names, node.args)
     return None if callee is None or arguments is None else f"{callee}({', '.join(arguments)})"
@@ -128,47 +129,49 @@ FORMATTED_VALUE: Final = {"{:{}}": "", "{!r:{}}": "!r", "{!s:{}}": "!s", "{!a:{}
 conversion, and the whole string into ``''.join([parts])``."""
 
 
-def f_string_parts(node: CallExpr) -> list[Expression] | None:
-    """The parts of an f-string as mypy's parser writes it, or None for another call."""
-    callee = node.callee
-    if not isinstance(callee, MemberExpr) or not isinstance(callee.expr, StrExpr):
+def formatted_value(node: Expression) -> tuple[Expression, str, Expression] | None:
+    """The value, conversion and spec of one ``{value!r:spec}`` of an f-string as mypy's parser
+    writes it, or None for anything else."""
+    if not isinstance(node, CallExpr) or not isinstance(node.callee, MemberExpr) or node.callee.name != "format":
         return None
-    if callee.name == "join" and callee.expr.value == "" and len(node.args) == 1 and isinstance(node.args[0], ListExpr):
-        return list(node.args[0].items)
-    if callee.name == "format" and callee.expr.value in FORMATTED_VALUE and len(node.args) == 2:
-        return [node]
-    return None
+    template = node.callee.expr
+    if not isinstance(template, StrExpr) or template.value not in FORMATTED_VALUE or len(node.args) != 2 or node.arg_names != [None, None]:
+        return None
+    return node.args[0], FORMATTED_VALUE[template.value], node.args[1]
 
 
 def f_string_text(node: Expression) -> str | None:
-    """The text between an f-string's quotes (``block_{i}``), or None for a part not printed here."""
+    """The text between an f-string's quotes (``block_{i}``), from mypy's ``''.join([...])`` of its
+    parts, or from one formatted value alone; None for anything else."""
     if isinstance(node, StrExpr):
         return node.value.replace("{", "{{").replace("}", "}}")
-    parts = f_string_parts(node) if isinstance(node, CallExpr) else None
-    if parts is None:
-        return None
+    parts: list[Expression] = [node]
+    if isinstance(node, CallExpr) and isinstance(node.callee, MemberExpr) and isinstance(node.callee.expr, StrExpr):
+        if node.callee.name == "join" and node.callee.expr.value == "" and len(node.args) == 1 and isinstance(node.args[0], ListExpr):
+            parts = list(node.args[0].items)
     texts = []
     for part in parts:
-        if isinstance(part, CallExpr) and isinstance(part.callee, MemberExpr) and part.callee.name == "format":
-            value, spec = source(part.args[0]), f_string_text(part.args[1])
-            conversion = FORMATTED_VALUE.get(part.callee.expr.value) if isinstance(part.callee.expr, StrExpr) else None
-            if value is None or spec is None or conversion is None or "{" in spec:
+        value = formatted_value(part)
+        if value is None:
+            if not isinstance(part, StrExpr):
                 return None
-            texts.append("{" + value + conversion + (":" + spec if spec else "") + "}")
-        else:
-            text = f_string_text(part) if isinstance(part, StrExpr) else None
-            if text is None:
-                return None
-            texts.append(text)
-    return "".join(texts)
+            texts.append(part.value.replace("{", "{{").replace("}", "}}"))
+            continue
+        written, conversion, spec_node = value
+        shown, spec = source(written), f_string_text(spec_node)
+        if shown is None or spec is None or "{" in spec:
+            return None
+        texts.append("{" + shown + conversion + (":" + spec if spec else "") + "}")
+    return "".join(texts) if any(formatted_value(part) is not None for part in parts) else None
 
 
 def f_string_source(node: CallExpr) -> str | None:
-    """An f-string as written (``f"block_{i}"``), where its text needs no escape."""
+    """An f-string as written (``f'block_{i}'``), where its text needs no escape; None for any
+    other call (``''.join(parts)`` written as such is printed as a call)."""
     text = f_string_text(node)
     if text is None or "\\" in text or "\n" in text:
         return None
-    quote = next((quote for quote in ('"', "'") if quote not in text), None)
+    quote = next((quote for quote in ("'", '"') if quote not in text), None)
     return None if quote is None else f"f{quote}{text}{quote}"
 
 
