@@ -8,7 +8,7 @@ import inspect
 
 import pytest
 
-from mypy_plugin.rules.flax import flax_linen, linen_submodules
+from mypy_plugin.rules.flax import flax_linen, linen_methods
 
 nn = pytest.importorskip("flax.linen")
 
@@ -26,6 +26,6 @@ def test_compact_layers_are_the_installed_flax_ones() -> None:
 def test_the_names_jax_linen_submodule_reads_are_the_installed_flax_ones() -> None:
     """``flax.linen.Module`` keys its hook and ``compact_name_scope`` is read off decorators: both
     by their full names in the installed Flax."""
-    assert f"{nn.Module.__module__}.{nn.Module.__qualname__}" == linen_submodules.LINEN_MODULE
+    assert f"{nn.Module.__module__}.{nn.Module.__qualname__}" == linen_methods.LINEN_MODULE
     scope = nn.compact_name_scope
-    assert f"{scope.__module__}.{scope.__qualname__}" == linen_submodules.NAME_SCOPE
+    assert f"{scope.__module__}.{scope.__qualname__}" == linen_methods.NAME_SCOPE

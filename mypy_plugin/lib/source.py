@@ -116,9 +116,8 @@ def operand(node: Expression) -> str | None:
 
 
 def call_source(node: CallExpr) -> str | None:
-    written = f_string_source(node)
-    if written is not None:
-        return written
+    if f_string_parts(node) is not None:
+        return f_string_source(node)  # None where it needs what is not printed here: not mypy's rewrite of it
     callee = operand(node.callee)
     arguments = arguments_source(node.arg_kinds, node.arg_names, node.args)
     return None if callee is None or arguments is None else f"{callee}({', '.join(arguments)})"
@@ -140,29 +139,36 @@ def formatted_value(node: Expression) -> tuple[Expression, str, Expression] | No
     return node.args[0], FORMATTED_VALUE[template.value], node.args[1]
 
 
-def f_string_text(node: Expression) -> str | None:
-    """The text between an f-string's quotes (``block_{i}``), from mypy's ``''.join([...])`` of its
-    parts, or from one formatted value alone; None for anything else."""
-    if isinstance(node, StrExpr):
-        return node.value.replace("{", "{{").replace("}", "}}")
+def f_string_parts(node: Expression) -> list[Expression] | None:
+    """The parts of an f-string as mypy's parser writes it (``''.join([...])`` of strings and
+    formatted values, at least one, or one formatted value alone); None for anything else."""
     parts: list[Expression] = [node]
     if isinstance(node, CallExpr) and isinstance(node.callee, MemberExpr) and isinstance(node.callee.expr, StrExpr):
         if node.callee.name == "join" and node.callee.expr.value == "" and len(node.args) == 1 and isinstance(node.args[0], ListExpr):
             parts = list(node.args[0].items)
+    formatted = [formatted_value(part) is not None for part in parts]
+    return parts if any(formatted) and all(is_value or isinstance(part, StrExpr) for part, is_value in zip(parts, formatted)) else None
+
+
+def f_string_text(node: Expression) -> str | None:
+    """The text between an f-string's quotes (``block_{i}``), or None where a part is not printed here."""
+    if isinstance(node, StrExpr):
+        return node.value.replace("{", "{{").replace("}", "}}")
+    parts = f_string_parts(node)
+    if parts is None:
+        return None
     texts = []
     for part in parts:
         value = formatted_value(part)
         if value is None:
-            if not isinstance(part, StrExpr):
-                return None
-            texts.append(part.value.replace("{", "{{").replace("}", "}}"))
+            texts.append(f_string_text(part) or "")
             continue
         written, conversion, spec_node = value
         shown, spec = source(written), f_string_text(spec_node)
         if shown is None or spec is None or "{" in spec:
             return None
         texts.append("{" + shown + conversion + (":" + spec if spec else "") + "}")
-    return "".join(texts) if any(formatted_value(part) is not None for part in parts) else None
+    return "".join(texts)
 
 
 def f_string_source(node: CallExpr) -> str | None:
