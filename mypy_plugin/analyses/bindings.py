@@ -189,7 +189,6 @@ class Bindings:
 
     def __init__(self, tree: MypyFile) -> None:
         self.tree = tree
-        self.statements = tree.defs
         self.module = tree.fullname
         self.of_var: dict[int, list[BoundValue]] = {}
         self.stored_items: dict[int, list[BoundValue]] = {}
@@ -673,14 +672,6 @@ def holds(api: CheckerPluginInterface, node: Expression) -> bool:
     return tree is not None and of(tree).holds(node)
 
 
-_last: tuple[MypyFile, Bindings] | None = None
-
-
-def of(tree: MypyFile) -> Bindings:
-    """The ``Bindings`` of ``tree``, read once per tree (the one checked now is kept). The daemon
-    keeps a module's tree object when its file changes and gives it the new statements
-    (``mypy.server.astmerge``): a new list of statements is a new tree here."""
-    global _last
-    if _last is None or _last[0] is not tree or _last[1].statements is not tree.defs:
-        _last = (tree, Bindings(tree))
-    return _last[1]
+of: Final = checked_module.PerTree(Bindings)
+"""The ``Bindings`` of the tree checked now, read once (``mypy.server.astmerge`` gives a tree the
+daemon keeps new statements: a new tree there)."""

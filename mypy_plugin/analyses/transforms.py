@@ -197,7 +197,7 @@ class TransformedFunction:
         return self.kind in ARRAYS_ONLY_KINDS
 
 
-def receiver_of(function: FuncItem) -> str | None:
+def receiver_of(function: FuncItem | None) -> str | None:
     """The name of ``self`` in a method (None for a function, a static or class method)."""
     if not isinstance(function, FuncDef) or function.info is FUNC_NO_INFO or function.is_static or function.is_class:
         return None

@@ -7,8 +7,8 @@ reads it. Without it, callers get no imports and fall back on what holds for any
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator
-from typing import Final
+from collections.abc import Callable, Iterator, Sequence
+from typing import Final, Generic, TypeVar
 
 from mypy.nodes import (
     Block,
@@ -32,6 +32,8 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface
 
 from mypy_plugin.lib import mypy_internals, statements
+
+Read = TypeVar("Read")
 
 SHORT_NAMES: Final = {"jax.numpy": "jnp", "equinox": "eqx", "flax.linen": "nn"}
 """The names the libraries' documentation imports their modules under."""
@@ -62,6 +64,12 @@ def imports_package(node: ImportBase, package: str) -> bool:
 def reference(api: CheckerPluginInterface, module: str, name: str) -> tuple[str, tuple[str, ...]]:
     """How code anywhere in the checked module can name ``module.name`` (``Spelling.reference``)."""
     return spelling(api, module).reference(name)
+
+
+def needs(imports: Sequence[str]) -> str:
+    """What a note adds after code that needs imports the module lacks: `` (needs "import
+    equinox as eqx")``; nothing where it needs none."""
+    return " (needs " + ", ".join(f'"{statement}"' for statement in imports) + ")" if imports else ""
 
 
 def spelling(api: CheckerPluginInterface, module: str) -> Spelling:
@@ -129,21 +137,33 @@ def enclosing_statements(api: CheckerPluginInterface, node: Context) -> list[Sta
     """The statements of the checked module that hold ``node``, outermost first, found by
     their lines (only the blocks around it are searched); empty when the tree cannot be read.
     Found once per line of the tree checked now (``_chains``): several rules ask it of one call."""
-    global _chains
     tree = mypy_internals.module_tree(api)
     if tree is None:
         return []
-    if _chains is None or _chains[0] is not tree or _chains[1] is not tree.defs:
-        _chains = (tree, tree.defs, {})
-    known = _chains[2].get(node.line)
+    chains = _chains(tree)
+    known = chains.get(node.line)
     if known is None:
-        known = _chains[2][node.line] = statements_holding(tree.defs, node.line)
+        known = chains[node.line] = statements_holding(tree.defs, node.line)
     return list(known)
 
 
-_chains: tuple[MypyFile, list[Statement], dict[int, list[Statement]]] | None = None
-"""The chains of statements found in the tree checked now, by line. The daemon keeps a module's
-tree object when its file changes and gives it new statements: a new list is a new tree here."""
+class PerTree(Generic[Read]):
+    """What is read once from the tree checked now (``read(tree)``), kept until another tree is
+    checked. The daemon keeps a module's tree object when its file changes and gives it new
+    statements: a new list of statements is a new tree here."""
+
+    def __init__(self, read: Callable[[MypyFile], Read]) -> None:
+        self.read = read
+        self.last: tuple[MypyFile, list[Statement], Read] | None = None
+
+    def __call__(self, tree: MypyFile) -> Read:
+        if self.last is None or self.last[0] is not tree or self.last[1] is not tree.defs:
+            self.last = (tree, tree.defs, self.read(tree))
+        return self.last[2]
+
+
+_chains: PerTree[dict[int, list[Statement]]] = PerTree(lambda tree: {})
+"""The chains of statements found in the tree checked now, by line."""
 
 
 def statements_holding(defs: list[Statement], line: int) -> list[Statement]:

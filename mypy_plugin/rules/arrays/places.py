@@ -107,9 +107,7 @@ def quoted(put: PutBack) -> str:
     text = f'"{put.statement}"'
     if put.renamed is not None:
         text += f', then use "{put.renamed[0]}" for "{put.renamed[1]}"'
-    if put.imports:
-        text += " (needs " + ", ".join(f'"{statement}"' for statement in put.imports) + ")"
-    return text
+    return text + checked_module.needs(put.imports)
 
 
 def rewrite_note(lead: str, put: PutBack) -> str:

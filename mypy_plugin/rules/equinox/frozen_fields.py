@@ -213,8 +213,6 @@ class EquinoxClasses:
 
     def __init__(self, tree: MypyFile) -> None:
         self.tree = tree
-        self.statements_read = tree.defs
-        """The statements this was read from: the daemon gives a changed tree new ones."""
         self.classes = [
             statement.info
             for statement in checked_module.statements_anywhere(tree.defs)
@@ -312,15 +310,8 @@ class EquinoxClasses:
         )
 
 
-_last: EquinoxClasses | None = None
-
-
-def equinox_classes(tree: MypyFile) -> EquinoxClasses:
-    """The ``EquinoxClasses`` of ``tree``, read once per tree (the one checked now is kept)."""
-    global _last
-    if _last is None or _last.tree is not tree or _last.statements_read is not tree.defs:
-        _last = EquinoxClasses(tree)
-    return _last
+equinox_classes: Final = checked_module.PerTree(EquinoxClasses)
+"""The ``EquinoxClasses`` of the tree checked now, read once."""
 
 
 def made_here(info: TypeInfo, module: str) -> bool:
@@ -452,7 +443,7 @@ def report_set_on_module(
 def tree_at_reference(api: CheckerPluginInterface) -> tuple[str, str]:
     """``eqx.tree_at`` as the module can name it, and the import it needs where it cannot yet."""
     written, imports = checked_module.reference(api, "equinox", "tree_at")
-    return written, " (needs " + ", ".join(f'"{statement}"' for statement in imports) + ")" if imports else ""
+    return written, checked_module.needs(imports)
 
 
 def where_changed(target: MemberExpr, receiver: str | None) -> str:

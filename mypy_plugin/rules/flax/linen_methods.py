@@ -28,9 +28,6 @@ from mypy.nodes import (
     FuncDef,
     FuncItem,
     GeneratorExpr,
-    GlobalDecl,
-    Import,
-    ImportFrom,
     LambdaExpr,
     ListComprehension,
     MemberExpr,
@@ -45,12 +42,13 @@ from mypy.nodes import (
     Statement,
     StrExpr,
     SuperExpr,
-    TryStmt,
     TypeInfo,
-    WithStmt,
 )
 
-from mypy_plugin.lib import checked_module, mypy_internals, nodes, statements
+from mypy_plugin.analyses import bindings
+from mypy_plugin.analyses.bindings import Bindings
+from mypy_plugin.analyses.transforms import receiver_of
+from mypy_plugin.lib import checked_module, mypy_internals, nodes
 
 LINEN_MODULE: Final = "flax.linen.module.Module"
 ENTRY: Final = "__call__"
@@ -84,13 +82,13 @@ class LinenClasses:
         self.tree = tree
         self.outside: dict[FuncDef, bool] = {}
         self.first_made: dict[FuncDef, CallExpr] = {}
-        self.bindings = module_bindings(tree)
+        self.bindings = bindings.of(tree)
         classes = [s for s in checked_module.statements_anywhere(tree.defs) if isinstance(s, ClassDef)]
         self.related: dict[str, set[str]] = {}
         for defn in classes:
             for base in defn.info.mro:
                 self.related.setdefault(base.fullname, set()).update(each.fullname for each in defn.info.mro)
-        uses = Uses(tree, instances_of_one_class(self.bindings))
+        uses = Uses(tree, self.bindings)
         redefined = names_redefined_below(classes)
         for defn in classes:
             if defn.info.has_base(LINEN_MODULE):
@@ -113,12 +111,8 @@ class LinenClasses:
         }
         runnable = {**plain, **name_scoped}
         starts = uses.given_as_method.get(info.fullname, set()) & set(runnable)
-        if (
-            ENTRY in plain
-            and info.fullname in uses.started
-            and all(self.calls_another_class(use, info) for use in uses.reads.get(ENTRY, []))
-        ):
-            starts.add(ENTRY)
+        if ENTRY in plain and info.fullname in uses.started and self.run_only_by(uses.reads.get(ENTRY, []), set(), info):
+            starts.add(ENTRY)  # no other code names it, nor runs it from compact code
         reached = set(starts)
         pending = list(starts)
         while pending:
@@ -147,8 +141,8 @@ class LinenClasses:
         callee = call.callee
         values: list[Expression | None] = []
         if isinstance(callee, NameExpr) and callee.kind == GDEF:
-            values = self.bindings.get(callee.name, [])
-        elif isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr) and callee.expr.name == first_parameter(method):
+            values = [value if not unpacked else None for value, unpacked in self.bindings.bound_values(callee) or []]
+        elif isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr) and callee.expr.name == receiver_of(method):
             values = attribute_bindings(method.info.defn, callee.name)
         return bool(values) and all(value is not None and partial_of_a_linen_class(value) for value in values)
 
@@ -193,7 +187,7 @@ class Uses:
     class (``Model.encode``, or ``model.encode`` and ``"encode"`` where ``model`` is a module-level
     name only ever bound to ``Model(...)``)."""
 
-    def __init__(self, tree: MypyFile, instances: dict[str, str]) -> None:
+    def __init__(self, tree: MypyFile, bound: Bindings) -> None:
         self.reads: dict[str, list[Use]] = {}
         self.called_on_self: dict[FuncItem, set[str]] = {}
         self.started: set[str] = set()
@@ -208,9 +202,9 @@ class Uses:
                 node = node.func
             if isinstance(node, (FuncDef, LambdaExpr)):
                 function = node
-                receiver = first_parameter(node) or (receiver if receiver not in parameter_names(node) else None)
+                receiver = receiver_of(node) or (receiver if receiver not in parameter_names(node) else None)
             if isinstance(node, CallExpr):
-                for cls, name, argument in methods_given(node, instances):
+                for cls, name, argument in methods_given(node, bound):
                     self.given_as_method.setdefault(cls, set()).add(name)
                     given_nodes.add(id(argument))
                 made = made_class(node)
@@ -220,10 +214,10 @@ class Uses:
                 if isinstance(node.callee, MemberExpr) and node.callee.name in STARTERS:
                     starter_calls.add(id(node.callee))
                     if "method" not in node.arg_names:
-                        self.start(node.callee, instances)
+                        self.start(node.callee, bound)
                 called = called_on(node, receiver)
                 if called is not None:
-                    own = first_parameter(function) == receiver
+                    own = receiver_of(function) == receiver
                     self.read(called, Use(function, own))
                     if own and function is not None:
                         self.called_on_self.setdefault(function, set()).add(called)
@@ -234,7 +228,7 @@ class Uses:
             elif isinstance(node, (MemberExpr, SuperExpr)) and id(node) not in given_nodes:
                 self.read(node.name, Use(function, False))
                 if isinstance(node, MemberExpr) and node.name in STARTERS and id(node) not in starter_calls:
-                    self.start(node, instances)
+                    self.start(node, bound)
                 if isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr) and node.expr.name == receiver:
                     continue  # ``self.x``: the receiver read for an attribute, not passed on
             elif isinstance(node, StrExpr) and node.value.isidentifier():
@@ -244,9 +238,9 @@ class Uses:
     def read(self, name: str, use: Use) -> None:
         self.reads.setdefault(name, []).append(use)
 
-    def start(self, starter: MemberExpr, instances: dict[str, str]) -> None:
+    def start(self, starter: MemberExpr, bound: Bindings) -> None:
         """``model.init``, ``model.apply``: the class of ``model``, where it is known, runs ``__call__``."""
-        cls = class_named_by(starter.expr, instances)
+        cls = class_named_by(starter.expr, bound)
         if cls is not None:
             self.started.add(cls)
 
@@ -261,50 +255,6 @@ def called_on(call: CallExpr, receiver: str | None) -> str | None:
     if isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr) and callee.expr.name == receiver:
         return callee.name
     return None
-
-
-def module_bindings(tree: MypyFile) -> dict[str, list[Expression | None]]:
-    """Every binding of each name at the module's top level, in the blocks of its ``if``, ``for``,
-    ``with`` and ``try`` too: the value of ``name = value``, None for any other binding (a tuple or
-    ``for`` target, an import, a ``def``, a ``global`` declaration in a function)."""
-    found: dict[str, list[Expression | None]] = {}
-    pending: list[Statement] = list(tree.defs)
-    while pending:
-        statement = pending.pop()
-        bound: list[tuple[str, Expression | None]] = []
-        if isinstance(statement, AssignmentStmt):
-            for target in statement.lvalues:
-                if isinstance(target, NameExpr):
-                    bound.append((target.name, statement.rvalue))
-                else:
-                    bound += [(name.name, None) for name in nodes.walk([target]) if isinstance(name, NameExpr)]
-        elif isinstance(statement, OperatorAssignmentStmt) and isinstance(statement.lvalue, NameExpr):
-            bound.append((statement.lvalue.name, None))
-        elif isinstance(statement, (ForStmt, WithStmt, TryStmt)):
-            bound += [(name.name, None) for name in nodes.walk(binding_targets(statement)) if isinstance(name, NameExpr)]
-        elif isinstance(statement, Import):
-            bound += [((alias or imported).split(".")[0], None) for imported, alias in statement.ids]
-        elif isinstance(statement, ImportFrom):
-            bound += [(alias or imported, None) for imported, alias in statement.names]
-        elif isinstance(statement, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)):
-            bound.append((statement.name, None))
-        for name, value in bound:
-            found.setdefault(name, []).append(value)
-        if not isinstance(statement, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)):
-            pending.extend(inner for block in statements.compound_blocks(statement) for inner in block.body)
-    for statement in checked_module.statements_anywhere(tree.defs):
-        if isinstance(statement, GlobalDecl):
-            for name in statement.names:
-                found.setdefault(name, []).append(None)
-    return found
-
-
-def binding_targets(statement: ForStmt | WithStmt | TryStmt) -> list[Expression]:
-    """What a ``for``, ``with`` or ``try`` statement binds: its targets, ``as`` names, handler names."""
-    if isinstance(statement, ForStmt):
-        return [statement.index]
-    targets = statement.target if isinstance(statement, WithStmt) else statement.vars
-    return [target for target in targets if target is not None]
 
 
 def attribute_bindings(defn: ClassDef, name: str) -> list[Expression | None]:
@@ -325,20 +275,17 @@ def attribute_bindings(defn: ClassDef, name: str) -> list[Expression | None]:
     return found
 
 
-def instances_of_one_class(bindings: dict[str, list[Expression | None]]) -> dict[str, str]:
-    """The module-level names bound, every time, to an instance made of one class (``model =
-    Model()``), with that class's full name."""
-    found = {}
-    for name, values in bindings.items():
-        classes = {made_class(value) for value in values}
-        if len(classes) == 1:
-            (cls,) = classes
-            if cls is not None:
-                found[name] = cls
-    return found
+def one_class_made(bound: Bindings, node: NameExpr) -> str | None:
+    """The class a module-level name holds an instance of, where every binding of it makes one
+    (``model = Model()``); None for any other name."""
+    values = bound.bound_values(node) if node.kind == GDEF else None
+    if not values or any(unpacked for _, unpacked in values):
+        return None
+    classes = {made_class(value) for value, _ in values}
+    return classes.pop() if len(classes) == 1 and None not in classes else None
 
 
-def methods_given(call: CallExpr, instances: dict[str, str]) -> list[tuple[str, str, Expression]]:
+def methods_given(call: CallExpr, bound: Bindings) -> list[tuple[str, str, Expression]]:
     """The methods ``call`` gives ``init`` or ``apply`` to run, each with the class it is of and
     the argument naming it: ``method=Model.encode``; ``method=model.encode`` or
     ``method="encode"`` on ``model.apply`` where ``model`` is always a ``Model``."""
@@ -354,18 +301,18 @@ def methods_given(call: CallExpr, instances: dict[str, str]) -> list[tuple[str, 
             receiver, method = call.callee.expr, argument.value
         else:
             continue
-        cls = class_named_by(receiver, instances)
+        cls = class_named_by(receiver, bound)
         if cls is not None:
             found.append((cls, method, argument))
     return found
 
 
-def class_named_by(node: Expression, instances: dict[str, str]) -> str | None:
+def class_named_by(node: Expression, bound: Bindings) -> str | None:
     """The class ``node`` is (``Model``) or is an instance of (``model``, ``Model(...)``)."""
     if isinstance(node, RefExpr) and isinstance(node.node, TypeInfo):
         return node.node.fullname
-    if isinstance(node, NameExpr) and node.kind == GDEF:
-        return instances.get(node.name)
+    if isinstance(node, NameExpr):
+        return one_class_made(bound, node)
     return made_class(node)
 
 
@@ -374,14 +321,6 @@ def made_class(node: Node | None) -> str | None:
     if isinstance(node, CallExpr) and isinstance(node.callee, RefExpr) and isinstance(node.callee.node, TypeInfo):
         return node.callee.node.fullname
     return None
-
-
-def first_parameter(function: FuncItem | None) -> str | None:
-    """The name of a method's receiver (``self``); None for any other function."""
-    if not isinstance(function, FuncDef) or function.info is FUNC_NO_INFO or function.is_static or function.is_class:
-        return None
-    parameters = mypy_internals.parameters(function)
-    return parameters[0].variable.name if parameters else None
 
 
 def parameter_names(function: FuncItem) -> set[str]:
@@ -426,13 +365,5 @@ def runs_when_reached(parts: list[Node], call: CallExpr, *, surely: bool) -> boo
     return True
 
 
-_classes: tuple[MypyFile, list[Statement], LinenClasses] | None = None
-
-
-def linen_classes(tree: MypyFile) -> LinenClasses:
-    """``LinenClasses`` of the tree checked now, read once (a new list of statements is a new tree:
-    the daemon keeps a module's tree object when its file changes)."""
-    global _classes
-    if _classes is None or _classes[0] is not tree or _classes[1] is not tree.defs:
-        _classes = (tree, tree.defs, LinenClasses(tree))
-    return _classes[2]
+linen_classes: Final = checked_module.PerTree(LinenClasses)
+"""``LinenClasses`` of the tree checked now, read once."""

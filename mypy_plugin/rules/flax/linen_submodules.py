@@ -14,6 +14,7 @@ class run outside ``setup`` and every compact method is read once per tree (``li
 
 from __future__ import annotations
 
+import itertools
 from typing import Final, TypeGuard
 
 from mypy.nodes import (
@@ -34,6 +35,7 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.types import Instance, Type, get_proper_type
 
+from mypy_plugin.analyses import transforms
 from mypy_plugin.lib import checked_module, mypy_internals, nodes, reporting, statements
 from mypy_plugin.lib.errorcodes import LINEN_SUBMODULE
 from mypy_plugin.lib.rule import Rule
@@ -79,7 +81,7 @@ def on_made(ctx: FunctionContext | MethodContext) -> Type:
     if linen_methods.made_class(call) is None and not classes.partial_of_a_class(call, method):
         return ctx.default_return_type  # made through something other than its class's name
     if classes.first_made.setdefault(method, call) is call:
-        report_made_outside(ctx.api, call, made.type, method, parts)
+        report_made_outside(ctx.api, call, made.type, method, statement, parts)
     return ctx.default_return_type
 
 
@@ -102,7 +104,9 @@ def on_straight_path(method: FuncDef, statement: Statement) -> bool:
     return any(each is statement for each in statements.straight_path(method.body))
 
 
-def report_made_outside(api: CheckerPluginInterface, call: CallExpr, made: TypeInfo, method: FuncDef, parts: list[Node]) -> None:
+def report_made_outside(
+    api: CheckerPluginInterface, call: CallExpr, made: TypeInfo, method: FuncDef, statement: Statement, parts: list[Node]
+) -> None:
     """``jax-linen-submodule``: a Linen module made in a method that runs outside ``setup`` and
     every compact method. mypy may check the call while it only tries the call around it
     (``nn.relu(nn.Dense(3)(x))`` against each item of an overloaded ``relu``), under watchers that
@@ -110,11 +114,10 @@ def report_made_outside(api: CheckerPluginInterface, call: CallExpr, made: TypeI
     them, once per line (mypy drops a repeated error's notes)."""
     message = MADE_OUTSIDE.format(cls=made.name, method=method.name)
     compact, imports = checked_module.reference(api, "flax.linen", "compact")
-    needs = " (needs " + ", ".join(f'"{statement}"' for statement in imports) + ")" if imports else ""
-    notes = [DECORATE.format(method=method.name, compact=compact, needs=needs)]
+    notes = [DECORATE.format(method=method.name, compact=compact, needs=checked_module.needs(imports))]
     written = source(call)
     if written is not None and movable_to_setup(api, call, method, parts):
-        notes.append(IN_SETUP.format(name=attribute_name(api, call, made, method), made=written))
+        notes.append(IN_SETUP.format(name=attribute_name(statement, call, made, method), made=written))
     with mypy_internals.unwatched(api) as shown:
         if shown and not mypy_internals.already_reported(api, call, message):
             reporting.error_with_notes(api, call, CODE, message, notes)
@@ -124,7 +127,7 @@ def movable_to_setup(api: CheckerPluginInterface, call: CallExpr, method: FuncDe
     """Whether ``call`` would make the same submodule in ``setup``: it reads no name local to the
     method but its receiver (``h.shape[-1]``; ``self.hidden`` is there too), and runs once (not in
     a loop or a comprehension, which make one per turn)."""
-    receiver = linen_methods.first_parameter(method)
+    receiver = transforms.receiver_of(method)
     if any(isinstance(node, NameExpr) and node.kind == LDEF and node.name != receiver for node in nodes.walk(call.args)):
         return False
     if not linen_methods.runs_when_reached(parts, call, surely=True):
@@ -132,11 +135,10 @@ def movable_to_setup(api: CheckerPluginInterface, call: CallExpr, method: FuncDe
     return not any(isinstance(statement, (ForStmt, WhileStmt)) for statement in checked_module.enclosing_statements(api, call))
 
 
-def attribute_name(api: CheckerPluginInterface, call: CallExpr, made: TypeInfo, method: FuncDef) -> str:
+def attribute_name(statement: Statement, call: CallExpr, made: TypeInfo, method: FuncDef) -> str:
     """The name the submodule is kept under in ``setup``: the variable the statement binds it to
     (``dense = nn.Dense(3)``), else the class's name in lower case; with a number added where the
     class already keeps something under that name (``dense_1``)."""
-    statement = checked_module.statement_at(api, call)
     name = made.name.lower()
     if isinstance(statement, AssignmentStmt) and statement.rvalue is call and len(statement.lvalues) == 1:
         target = statement.lvalues[0]
@@ -145,7 +147,8 @@ def attribute_name(api: CheckerPluginInterface, call: CallExpr, made: TypeInfo, 
     taken = set(method.info.names) | {
         node.name for node in nodes.walk([method.info.defn]) if isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr)
     }
-    return next(candidate for candidate in (name, *(f"{name}_{number}" for number in range(1, 100))) if candidate not in taken)
+    candidates = itertools.chain([name], (f"{name}_{number}" for number in itertools.count(1)))
+    return next(candidate for candidate in candidates if candidate not in taken)
 
 
 RULE: Final = Rule(CODE, constructor_hooks={LINEN_MODULE: on_made}, method_hooks={PARTIAL_CALL: on_made})

@@ -323,7 +323,7 @@ def report_key(api: CheckerPluginInterface, arg: Expression, callee: str, value:
     seed = source(arg) if value == "an int" else None
     key, imports = checked_module.reference(api, RANDOM, "key")
     split, _ = checked_module.reference(api, RANDOM, "split")
-    needs = " (needs " + ", ".join(f'"{statement}"' for statement in imports) + ")" if imports else ""
+    needs = checked_module.needs(imports)
     reporting.error_with_notes(
         api,
         arg,
