@@ -297,6 +297,24 @@ RULES = (
             re.compile(r"Module instance is frozen outside of setup method"),
         ),
         Rule(
+            "jax-linen-frozen",
+            re.compile(
+                r'^main:(\d+): error: .* set (in ".*", which runs outside "setup"|after "super\(\)\.__post_init__\(\)"); '
+                r"Flax raises SetAttributeFrozenModuleError  \[jax-linen-frozen\]$"
+            ),
+            "SetAttributeFrozenModuleError",
+            re.compile(r"Module instance is frozen outside of setup method"),
+        ),
+        Rule(
+            "jax-linen-frozen",
+            re.compile(
+                r'^main:(\d+): error: .* set in "setup", but ".*" is a field of ".*"; '
+                r"Flax raises SetAttributeInModuleSetupError  \[jax-linen-frozen\]$"
+            ),
+            "SetAttributeInModuleSetupError",
+            re.compile(r"^Module construction attributes are frozen"),
+        ),
+        Rule(
             "jax-linen-submodule",
             re.compile(
                 r'^main:(\d+): error: submodule ".*" made in ".*", which is neither "setup" nor compact; '

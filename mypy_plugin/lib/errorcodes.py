@@ -76,7 +76,7 @@ LEAKED_TRACER: Final = ErrorCode(
 )
 LINEN_FROZEN: Final = ErrorCode(
     "jax-linen-frozen",
-    "an attribute of a Flax Linen module set in a compact method, where the module is frozen",
+    "an attribute of a Flax Linen module set where the module is frozen",
     CATEGORY,
 )
 LINEN_UNBOUND: Final = ErrorCode(

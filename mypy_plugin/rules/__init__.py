@@ -29,6 +29,7 @@ RULE_MODULES: Final[tuple[str, ...]] = (
     "equinox.equinox_modules",
     "equinox.frozen_fields",
     "flax.flax_nnx",
+    "flax.linen_frozen",
     "flax.linen_submodules",
 )
 """Every rule's module, each with its ``RULE``, in the order their hooks run on one name."""

@@ -465,7 +465,7 @@ HOOKED: Final[tuple[Hooked, ...]] = (
     Hooked(
         "flax.flax_linen",
         "RULE",
-        codes=("jax-linen-frozen", "jax-linen-unbound"),
+        codes=("jax-linen-unbound",),
         method_hooks=("setup",),
         function_hooks=(
             "flax.linen.activation.PReLU",
@@ -539,6 +539,13 @@ HOOKED: Final[tuple[Hooked, ...]] = (
         "RULE",
         codes=("jax-nnx-trace-level",),
         function_hooks=("flax.nnx.rnglib.Rngs",),
+    ),
+    Hooked(
+        "flax.linen_frozen",
+        "RULE",
+        codes=("jax-linen-frozen",),
+        function_hooks=("flax.linen.module.compact",),
+        attribute_hooks=("flax.linen.module.Module",),
     ),
     Hooked(
         "flax.linen_submodules",

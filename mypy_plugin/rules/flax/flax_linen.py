@@ -1,16 +1,15 @@
-"""``jax-linen-frozen`` and ``jax-linen-unbound`` (``docs/rules/``): Flax Linen's lifecycle.
+"""``jax-linen-unbound`` (``docs/rules/``): a Flax Linen module run before anything binds it.
 
-A Linen module runs its ``@nn.compact`` methods only bound, inside ``init`` or ``apply``, and is
-frozen there: setting an attribute of ``self`` in a compact method raises
-``SetAttributeFrozenModuleError`` whenever it runs, and calling a compact method on an instance
-made outside any module (``MLP()(x)``) raises ``CallCompactUnboundModuleError``, as calling its
-``setup`` does (``CallSetupUnboundModuleError``; measured on Flax 0.12.8, the release of the test
-extra). Both are read from the hook mypy runs when it checks
-``@nn.compact`` itself, so a project without Flax imports nothing of this rule: the compact
-method's own body, and the instances of its class that the module makes and calls at its top
-level (a notebook's or a script's), where no module can bind them; and ``setup()`` called there on
-such an instance of any Linen class, from the hook of the ``setup`` call. Instances made or called in a
-function are left alone: a function called from a compact method makes bound submodules.
+A Linen module runs its ``@nn.compact`` methods only bound, inside ``init`` or ``apply``: calling
+a compact method on an instance made outside any module (``MLP()(x)``) raises
+``CallCompactUnboundModuleError``, as calling its ``setup`` does (``CallSetupUnboundModuleError``;
+measured on Flax 0.12.8, the release of the test extra). Read from the hook mypy runs when it
+checks ``@nn.compact`` itself, so a project without Flax imports nothing of this rule: the
+instances of its class that the module makes and calls at its top level (a notebook's or a
+script's), where no module can bind them; and ``setup()`` called there on such an instance of any
+Linen class, from the hook of the ``setup`` call. Instances made or called in a function are left
+alone: a function called from a compact method makes bound submodules. (``@nn.compact``'s other
+rule, an attribute set in the method, is ``linen_frozen``.)
 """
 
 from __future__ import annotations
@@ -44,7 +43,6 @@ from mypy_plugin.lib import checked_module, errorcodes, mypy_internals, nodes, r
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
 
-CODE: Final = errorcodes.LINEN_FROZEN
 UNBOUND_CODE: Final = errorcodes.LINEN_UNBOUND
 
 COMPACT: Final = "flax.linen.module.compact"
@@ -65,12 +63,6 @@ COMPACT_LAYERS: Final = frozenset(
 """Flax's own layers whose ``__call__`` is ``@nn.compact`` (mypy's cache keeps no decorator of
 another module's function; ``tests/test_flax_linen.py`` reads them from the installed Flax)."""
 
-FROZEN: Final = '"{target}" set in compact method "{method}"; Flax raises SetAttributeFrozenModuleError'
-FROZEN_WAY: Final = (
-    'A Linen module is frozen outside "setup": return the value, or record it with '
-    "\"self.sow('intermediates', '{name}', value)\" and apply with mutable=[\"intermediates\"]"
-)
-SUBMODULE_IN_SETUP: Final = 'Submodules and fields kept on "self" are assigned in "setup"'
 UNBOUND: Final = 'compact "{cls}.{method}" called on an unbound module; Flax raises CallCompactUnboundModuleError'
 SETUP_CALLED: Final = '"setup" of "{cls}" called on an unbound module; Flax raises CallSetupUnboundModuleError'
 SETUP_BY_FLAX: Final = 'Flax runs "setup" itself when it binds the module: "bound = {model}.bind(variables)" gives "bound.<submodule>"'
@@ -85,7 +77,6 @@ def on_compact(ctx: FunctionContext) -> Type:
     info = decorator.func.info
     if not info.has_base(LINEN_MODULE):
         return ctx.default_return_type
-    check_frozen(ctx.api, decorator)
     tree = mypy_internals.module_tree(ctx.api)
     if tree is not None:
         for call, model in unbound_calls(tree, lambda node: constructs(node, info), decorator.func.name):
@@ -124,22 +115,6 @@ def on_setup(ctx: MethodContext) -> Type:
         if found is call:
             report_setup(ctx.api, call, info.name, model)
     return ctx.default_return_type
-
-
-def check_frozen(api: CheckerPluginInterface, decorator: Decorator) -> None:
-    """Each ``self.x = ...`` in the compact method's own body (not in a function defined there)."""
-    method = decorator.func
-    parameters = mypy_internals.parameters(method)
-    receiver = parameters[0].variable.name if parameters else None
-    if receiver is None or method.is_static or method.is_class:
-        return
-    shown = not method.is_dynamic() or api.options.check_untyped_defs
-    for statement in statements.statements_in(method.body):
-        if not isinstance(statement, AssignmentStmt):
-            continue
-        for target in statement.lvalues:
-            if isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr) and target.expr.name == receiver:
-                report_frozen(api, target, method, decorator, shown)
 
 
 def unbound_calls(tree: MypyFile, made_by: Callable[[Expression], bool], method: str) -> list[tuple[CallExpr, str]]:
@@ -193,18 +168,6 @@ def constructs(node: Expression, info: TypeInfo) -> bool:
     return isinstance(node, CallExpr) and isinstance(node.callee, NameExpr) and node.callee.node is info
 
 
-def report_frozen(api: CheckerPluginInterface, target: MemberExpr, method: FuncDef, decorator: Decorator, shown: bool) -> None:
-    """``jax-linen-frozen``: an attribute of ``self`` set in a compact method."""
-    message = FROZEN.format(target=source(target) or f"self.{target.name}", method=method.name)
-    notes = [FROZEN_WAY.format(name=target.name), SUBMODULE_IN_SETUP]
-    if shown:
-        reporting.error_with_notes(api, target, CODE, message, notes)
-    else:
-        where = reporting.UNCHECKED_BODY.format(line=target.line, function=method.name)
-        compact = next((node for node in decorator.decorators if getattr(node, "fullname", "") == COMPACT), decorator)
-        reporting.error_with_notes(api, compact, CODE, message, [where, *notes])
-
-
 def report_unbound(api: CheckerPluginInterface, call: CallExpr, cls: str, method: str, model: str) -> None:
     """``jax-linen-unbound``: a compact method called on an instance no module binds."""
     name = model if model.isidentifier() else "model"
@@ -220,8 +183,7 @@ def report_setup(api: CheckerPluginInterface, call: CallExpr, cls: str, model: s
 
 
 RULE: Final = Rule(
-    CODE,
-    other_codes=(UNBOUND_CODE,),
+    UNBOUND_CODE,
     function_hooks={COMPACT: on_compact, **dict.fromkeys(COMPACT_LAYERS, on_layer)},
     method_hooks={"setup": on_setup},
 )

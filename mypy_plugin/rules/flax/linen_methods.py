@@ -66,10 +66,13 @@ MAYBE: Final = (*LAZY, ConditionalExpr, ListComprehension, SetComprehension, Dic
 
 
 class Use(NamedTuple):
-    """A read of a method's name: in which function, and whether as a call on its receiver."""
+    """A read of a method's name: in which function, whether as a call on its receiver, and
+    whether it reads that receiver at all (a call on it, or the receiver passed on: ``map(self, xs)``
+    may call ``__call__`` of its class only)."""
 
     function: FuncItem | None
     on_self: bool
+    of_receiver: bool = False
 
 
 class LinenClasses:
@@ -89,6 +92,8 @@ class LinenClasses:
             for base in defn.info.mro:
                 self.related.setdefault(base.fullname, set()).update(each.fullname for each in defn.info.mro)
         uses = Uses(tree, self.bindings)
+        self.started = uses.started | set(uses.given_as_method)
+        """The classes whose methods the module runs bound (``Uses.started``, and ``method=``)."""
         redefined = names_redefined_below(classes)
         for defn in classes:
             if defn.info.has_base(LINEN_MODULE):
@@ -128,10 +133,10 @@ class LinenClasses:
         return all(use.on_self and use.function in runners or self.calls_another_class(use, info) for use in reads)
 
     def calls_another_class(self, use: Use, info: TypeInfo) -> bool:
-        """Whether ``use`` calls a method on ``self`` in a class that no class of the module
-        combines with ``info`` (it calls its own method of that name)."""
+        """Whether ``use`` calls a method on ``self`` (or passes ``self`` on) in a class that no
+        class of the module combines with ``info`` (it reaches its own method of that name)."""
         function = use.function
-        if not use.on_self or not isinstance(function, FuncDef) or function.info is FUNC_NO_INFO:
+        if not (use.on_self or use.of_receiver) or not isinstance(function, FuncDef) or function.info is FUNC_NO_INFO:
             return False
         return info.fullname not in self.related.get(function.info.fullname, set())
 
@@ -224,7 +229,8 @@ class Uses:
                     pending.extend((argument, function, receiver) for argument in node.args)
                     continue
             if isinstance(node, NameExpr) and receiver is not None and node.name == receiver:
-                self.read(ENTRY, Use(function, False))  # the receiver passed on: it may be called anywhere
+                own = receiver_of(function) == receiver
+                self.read(ENTRY, Use(function, False, own))  # the receiver passed on: it may be called anywhere
             elif isinstance(node, (MemberExpr, SuperExpr)) and id(node) not in given_nodes:
                 self.read(node.name, Use(function, False))
                 if isinstance(node, MemberExpr) and node.name in STARTERS and id(node) not in starter_calls:
