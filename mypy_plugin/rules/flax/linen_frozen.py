@@ -31,14 +31,16 @@ from mypy.nodes import (
     Expression,
     ExpressionStmt,
     FuncDef,
+    ListExpr,
     MemberExpr,
     MypyFile,
     NameExpr,
-    Node,
     OperatorAssignmentStmt,
     RefExpr,
+    StarExpr,
     Statement,
     SuperExpr,
+    TupleExpr,
     TypeInfo,
     Var,
 )
@@ -189,9 +191,8 @@ def targets_on(receiver: str, run: list[Statement]) -> list[tuple[Statement, Mem
     ``self.a, self.b = ...``, ``self.count += 1``): the first raises."""
     found: list[tuple[Statement, MemberExpr]] = []
     for statement in run:
-        targets: list[Node]
         if isinstance(statement, AssignmentStmt):
-            targets = [node for target in statement.lvalues for node in nodes.walk([target])]
+            targets = [item for target in statement.lvalues for item in unpacked(target)]
         elif isinstance(statement, OperatorAssignmentStmt):
             targets = [statement.lvalue]
         else:
@@ -200,6 +201,16 @@ def targets_on(receiver: str, run: list[Statement]) -> list[tuple[Statement, Mem
         if on_receiver:
             found.append((statement, on_receiver[0]))
     return found
+
+
+def unpacked(target: Expression) -> list[Expression]:
+    """What a target binds, in order: the items of a tuple or list target, starred or not, and
+    theirs (``self.config.mesh`` is one target, an attribute of ``self.config``)."""
+    if isinstance(target, (TupleExpr, ListExpr)):
+        return [each for item in target.items for each in unpacked(item)]
+    if isinstance(target, StarExpr):
+        return unpacked(target.expr)
+    return [target]
 
 
 def after_super_post_init(method: FuncDef) -> list[Statement]:
