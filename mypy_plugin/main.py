@@ -76,10 +76,14 @@ def of_class(hooked: Mapping[str, Sequence[Hooked]], class_name: str, lookup: Ca
     return [(rule, base.fullname) for base in info.mro for rule in hooked.get(base.fullname, [])]
 
 
-def of_attribute(hooked: Mapping[str, Sequence[Hooked]], fullname: str, lookup: Callable[[str], Any]) -> list[tuple[Hooked, str]]:
-    """The rules hooking an attribute (``pkg.Linear.weight``, named by the class that declares
-    it): those keyed by that class or a class it derives from."""
-    return of_class(hooked, fullname.rpartition(".")[0], lookup)
+def class_itself(fullname: str) -> str:
+    """The class a constructor hook is asked for: the name is the class's."""
+    return fullname
+
+
+def class_of_attribute(fullname: str) -> str:
+    """The class an attribute hook is asked for (``pkg.Linear.weight``: the class that declares it)."""
+    return fullname.rpartition(".")[0]
 
 
 def table(rules: Iterable[Hooked], kind: str) -> dict[str, list[Hooked]]:
@@ -191,26 +195,33 @@ class JaxStubsPlugin(Plugin):
 
             return Decided(decide)
 
-        def by_class(of: Callable[[Mapping[str, Sequence[Hooked]], str, Callable[[str], Any]], list[tuple[Hooked, str]]]) -> RulesOf:
-            """``of`` (``of_class``, ``of_attribute``) with this run's lookup, asked only once a class
-            keying the hooks is loaded: until then no class derives from it (most runs never load
-            Flax or Equinox), and no name needs looking up."""
+        def by_class(class_of: Callable[[str], str]) -> RulesOf:
+            """``of_class`` for the class of each name asked (``class_itself``, ``class_of_attribute``)
+            with this run's lookup, asked only once a class keying the hooks is loaded: until then
+            no class derives from it (most runs never load Flax or Equinox), and no name needs
+            looking up."""
+
+            by_class_name: dict[str, list[tuple[Hooked, str]]] = {}
+            """The answer for each class, once: a class has many attributes, each asked apart."""
 
             def rules_of(hooked: Mapping[str, Sequence[Hooked]], fullname: str) -> list[tuple[Hooked, str]]:
                 if not any(mypy_internals.module_loaded(self, key.rpartition(".")[0]) for key in hooked):
                     return []
-                try:
-                    return of(hooked, fullname, self.lookup_fully_qualified)
-                except Exception:  # a name mypy's tables cannot resolve: no rule's business
-                    return []
+                class_name = class_of(fullname)
+                if class_name not in by_class_name:
+                    try:
+                        by_class_name[class_name] = of_class(hooked, class_name, self.lookup_fully_qualified)
+                    except Exception:  # a name mypy's tables cannot resolve: no rule's business
+                        by_class_name[class_name] = []
+                return by_class_name[class_name]
 
             return rules_of
 
         self._method_signature_hooks = decided("method_signature_hooks", of_method)
         self._method_hooks = decided("method_hooks", of_method)
         self._function_signature_hooks = decided("function_signature_hooks", of_function)
-        self._function_hooks = decided("function_hooks", of_function, ("constructor_hooks", by_class(of_class)))
-        self._attribute_hooks = decided("attribute_hooks", by_class(of_attribute))
+        self._function_hooks = decided("function_hooks", of_function, ("constructor_hooks", by_class(class_itself)))
+        self._attribute_hooks = decided("attribute_hooks", by_class(class_of_attribute))
 
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         return self._method_signature_hooks[fullname]  # type: ignore[no-any-return]

@@ -299,7 +299,8 @@ RULES = (
         Rule(
             "jax-linen-frozen",
             re.compile(
-                r'^main:(\d+): error: .* set (in ".*", which runs outside "setup"|after "super\(\)\.__post_init__\(\)"); '
+                r"^main:(\d+): error: .* set "
+                r'(in ".*", which runs outside "setup"|after "super\(\)\.__post_init__\(\)"|on submodule ".*" after it is made); '
                 r"Flax raises SetAttributeFrozenModuleError  \[jax-linen-frozen\]$"
             ),
             "SetAttributeFrozenModuleError",

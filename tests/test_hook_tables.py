@@ -112,7 +112,8 @@ def test_class_keyed_hooks_reach_the_classes_deriving_from_the_key() -> None:
     assert main.of_class(hooked, "pkg.Other", classes.get) == []
     assert main.of_class(hooked, "pkg.missing", classes.get) == []
     assert main.of_class({}, "pkg.Block", classes.get) == []
-    assert main.of_attribute(hooked, "pkg.Block.features", classes.get) == [(HOOKED[0], "lib.Module")]
+    assert main.of_class(hooked, main.class_of_attribute("pkg.Block.features"), classes.get) == [(HOOKED[0], "lib.Module")]
+    assert main.class_itself("pkg.Block") == "pkg.Block"
 
 
 def test_hooks_of_one_name_run_in_turn() -> None:

@@ -7,7 +7,9 @@ the module is made. So Flax raises (measured on Flax 0.12.8 and 0.10.0):
 - ``SetAttributeFrozenModuleError`` for ``self.x = ...`` in a compact method, in a plain method
   that ``init`` or ``apply`` runs (a ``__call__`` ported from PyTorch's ``forward``, a method given
   as ``method=``, what those call on ``self``: ``linen_methods`` says which), and in
-  ``__post_init__`` after ``super().__post_init__()``;
+  ``__post_init__`` after ``super().__post_init__()``, and for an attribute set on a submodule
+  already made (``dense.features = 20`` in a compact method, ``self.dense.features = 20`` in
+  ``setup``);
 - ``SetAttributeInModuleSetupError`` for ``self.<field> = ...`` in ``setup``, where the field is
   declared in a class of the checked module (``dropout: float`` beside ``self.dropout =
   nn.Dropout(self.dropout)``).
@@ -23,10 +25,14 @@ from typing import Final
 
 from mypy.nodes import (
     FUNC_NO_INFO,
+    LDEF,
+    AssignmentExpr,
     AssignmentStmt,
     Block,
+    BreakStmt,
     CallExpr,
     ClassDef,
+    ContinueStmt,
     Decorator,
     Expression,
     ExpressionStmt,
@@ -36,16 +42,19 @@ from mypy.nodes import (
     MypyFile,
     NameExpr,
     OperatorAssignmentStmt,
+    RaiseStmt,
     RefExpr,
+    ReturnStmt,
     StarExpr,
     Statement,
     SuperExpr,
+    TryStmt,
     TupleExpr,
     TypeInfo,
     Var,
 )
 from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext
-from mypy.types import Instance, Type, get_proper_type
+from mypy.types import Instance, Type, UnboundType, get_proper_type
 
 from mypy_plugin.analyses import sites
 from mypy_plugin.analyses.transforms import receiver_of
@@ -70,12 +79,15 @@ AFTER_POST_INIT: Final = '"{target}" set after "super().__post_init__()"; Flax r
 FIELD_IN_SETUP: Final = '"{target}" set in "setup", but "{name}" is a field of "{cls}"; Flax raises SetAttributeInModuleSetupError'
 FROZEN_WAY: Final = (
     'A Linen module is frozen outside "setup": return the value, or record it with '
-    "\"self.sow('intermediates', '{name}', value)\" and apply with mutable=[\"intermediates\"]"
+    "\"{receiver}.sow('intermediates', '{name}', value)\" and apply with mutable=[\"intermediates\"]"
 )
 SUBMODULE_IN_SETUP: Final = 'Submodules and fields kept on "self" are assigned in "setup"'
 BEFORE_SUPER: Final = 'Set it before "super().__post_init__()", which freezes the module'
 FIELD_GIVEN: Final = 'A field is given where the module is made ("{cls}({name}=...)") and frozen after'
 RENAMED: Final = 'Keep the submodule under a name that is no field: "self.{name} = {value}"'
+ON_SUBMODULE: Final = '"{target}" set on submodule "{cls}" after it is made; Flax raises SetAttributeFrozenModuleError'
+GIVE_WHERE_MADE: Final = 'A submodule is frozen once made: give "{name}" to "{made}" where it is made'
+KEEP_APART: Final = 'A submodule is frozen once made: keep "{name}" in a variable of its own'
 
 
 def on_compact(ctx: FunctionContext) -> Type:
@@ -87,15 +99,24 @@ def on_compact(ctx: FunctionContext) -> Type:
         return ctx.default_return_type
     method = decorator.func
     receiver = receiver_of(method)
-    if receiver is None or method.is_class:
+    if receiver is None or method.is_class or not own_attributes(method.info):
         return ctx.default_return_type
     shown = not method.is_dynamic() or ctx.api.options.check_untyped_defs
     for statement in statements.statements_in(method.body):
         if not isinstance(statement, AssignmentStmt):
             continue
         for target in statement.lvalues:
-            if isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr) and target.expr.name == receiver:
-                report_in_compact(ctx.api, target, method, decorator, shown)
+            if (
+                isinstance(target, MemberExpr)
+                and isinstance(target.expr, NameExpr)
+                and target.expr.name == receiver
+                and not is_dunder(target.name)
+            ):
+                message, notes = IN_COMPACT.format(target=written(target), method=method.name), frozen_notes(target, receiver, method.info)
+                report_in_compact(ctx.api, target, method, decorator, shown, message, notes)
+    for target, made in set_on_submodules(method, receiver, kept_on_self=False):
+        message, notes = submodule_report(target, made)
+        report_in_compact(ctx.api, target, method, decorator, shown, message, notes)
     return ctx.default_return_type
 
 
@@ -104,13 +125,16 @@ def on_attribute(ctx: AttributeContext) -> Type:
     checked, where it is one of a Linen class of the checked module, is read once for what it
     sets on ``self`` where Flax refuses it, and each is reported (once per line)."""
     method = mypy_internals.current_function(ctx.api)
-    tree = mypy_internals.module_tree(ctx.api)
-    if not isinstance(method, FuncDef) or method.info is FUNC_NO_INFO or tree is None or not method.info.has_base(LINEN_MODULE):
+    if not isinstance(method, FuncDef) or method.info is FUNC_NO_INFO or not method.info.has_base(LINEN_MODULE):
         return ctx.default_attr_type
-    if method.is_dynamic() and not ctx.api.options.check_untyped_defs:
+    tree = mypy_internals.module_tree(ctx.api)
+    if tree is None or (method.is_dynamic() and not ctx.api.options.check_untyped_defs):
         return ctx.default_attr_type
     found = frozen_sets(tree)
     if method not in found:
+        with mypy_internals.unwatched(ctx.api) as shown:
+            if not shown:
+                return ctx.default_attr_type  # a module whose errors mypy hides (Flax's own): nothing read
         found[method] = sets_refused(tree, method)
     for report in found[method]:
         report(ctx.api)
@@ -118,38 +142,97 @@ def on_attribute(ctx: AttributeContext) -> Type:
 
 
 def sets_refused(tree: MypyFile, method: FuncDef) -> list[Report]:
-    """What ``method`` sets on ``self`` where Flax refuses it, as reports to make."""
+    """What ``method`` sets on ``self`` where Flax refuses it, as reports to make: the first it
+    runs (Flax raises there, and the method goes no further)."""
     receiver = receiver_of(method)
     info = method.info
-    if receiver is None or method.is_class or own_setattr(info):
+    if receiver is None or method.is_class or not own_attributes(info):
         return []
     if method.name == SETUP:
-        fields = fields_declared(info, tree)
-        found = [
-            (statement, target)
-            for statement, target in targets_on(receiver, statements.statements_in(method.body))
-            if target.name in fields
-        ]
-        message = FIELD_IN_SETUP
-        return [
-            Report(target, message.format(target=written(target), name=target.name, cls=info.name), setup_notes(info, target, statement))
-            for statement, target in found
-        ]
-    if method.name == POST_INIT and not bound_somewhere(tree, info):
-        return []  # made only at the top level, a module is not yet frozen there
-    if method.name == POST_INIT:
-        after = after_super_post_init(method)
-        return [Report(target, AFTER_POST_INIT.format(target=written(target)), [BEFORE_SUPER]) for _, target in targets_on(receiver, after)]
+        found = set_in_setup(tree, method, receiver) if runs_bound(tree, info, SETUP) else []
+    elif method.name == POST_INIT:
+        found = set_after_post_init(method, receiver, info) if runs_bound(tree, info, POST_INIT) else []
+    elif targets_on(receiver, statements.statements_in(method.body)):  # most methods set nothing on self
+        found = set_outside_setup(tree, method, receiver, info)
+    else:
+        found = []
+    return sorted(found, key=lambda report: (report.target.line, report.target.column))[:1]
+
+
+def set_in_setup(tree: MypyFile, method: FuncDef, receiver: str) -> list[Report]:
+    """Fields of the class set in ``setup``, and attributes of submodules it made and kept on ``self``."""
+    info = method.info
+    fields = fields_declared(info, tree)
+    found = [
+        Report(target, FIELD_IN_SETUP.format(target=written(target), name=target.name, cls=info.name), setup_notes(info, target, statement))
+        for statement, targets in every_target_on(receiver, reached(method.body))
+        for target in targets
+        if target.name in fields
+    ]
+    changed = set_on_submodules(method, receiver, kept_on_self=True)
+    return found + [Report(target, *submodule_report(target, made)) for target, made in changed]
+
+
+def set_after_post_init(method: FuncDef, receiver: str, info: TypeInfo) -> list[Report]:
+    """Attributes set on the straight path of ``__post_init__`` after ``super().__post_init__()``."""
+    found = []
+    for statement, target in targets_on(receiver, after_super_post_init(method)):
+        value = statement.rvalue if isinstance(statement, AssignmentStmt) else None
+        makes = value is not None and may_make_module(value, receiver, info)
+        found.append(Report(target, AFTER_POST_INIT.format(target=written(target)), [SUBMODULE_IN_SETUP if makes else BEFORE_SUPER]))
+    return found
+
+
+def set_outside_setup(tree: MypyFile, method: FuncDef, receiver: str, info: TypeInfo) -> list[Report]:
+    """Attributes set in a plain method that runs outside ``setup`` (``linen_methods``): anywhere it
+    runs when reached where nothing else runs the method, else on the straight path of its body; not
+    where the value may make a module (Flax raises ``AssignSubModuleError`` first), nor an augmented
+    assignment of a name the class may not have yet (``AttributeError`` first)."""
     only_outside = linen_methods.linen_classes(tree).outside.get(method)
     if only_outside is None:
         return []
-    run = statements.statements_in(method.body) if only_outside else statements.straight_path(method.body)
-    message, notes = IN_PLAIN, [FROZEN_WAY, SUBMODULE_IN_SETUP]
-    return [
-        Report(target, message.format(target=written(target), method=method.name), [note.format(name=target.name) for note in notes])
-        for statement, target in targets_on(receiver, run)
-        if not (isinstance(statement, AssignmentStmt) and may_make_module(statement.rvalue, receiver, info))
-    ]
+    run = reached(method.body) if only_outside else statements.straight_path(method.body)
+    found = []
+    for statement, target in targets_on(receiver, run):
+        value = statement.rvalue if isinstance(statement, (AssignmentStmt, OperatorAssignmentStmt)) else None
+        if value is not None and may_make_module(value, receiver, info):
+            continue
+        if isinstance(statement, OperatorAssignmentStmt) and not readable(info, target.name):
+            continue
+        found.append(Report(target, IN_PLAIN.format(target=written(target), method=method.name), frozen_notes(target, receiver, info)))
+    return found
+
+
+def reached(block: Block) -> list[Statement]:
+    """The statements of ``block`` and of the compound statements in it that run where reached: not
+    those after a ``return``, ``raise``, ``break`` or ``continue`` of their block, nor those of a
+    ``try`` (an ``except`` may take what they raise)."""
+    found: list[Statement] = []
+    for statement in block.body:
+        found.append(statement)
+        if isinstance(statement, TryStmt):
+            continue
+        for inner in statements.compound_blocks(statement):
+            found.extend(reached(inner))
+        if isinstance(statement, (ReturnStmt, RaiseStmt, BreakStmt, ContinueStmt)):
+            break
+    return found
+
+
+def runs_bound(tree: MypyFile, info: TypeInfo, name: str) -> bool:
+    """Whether the module runs ``init`` or ``apply`` of ``info``, or of a class deriving from it
+    that runs ``info``'s ``name`` (``setup``, ``__post_init__``) as its own (no class between defines
+    it again), where Flax makes and binds the module (``linen_methods``); for ``setup``, also where
+    a Linen method makes one as a submodule."""
+    classes = linen_methods.linen_classes(tree)
+    if info.name in classes.defined_twice:
+        return False
+    bound = classes.applied | classes.made_as_submodule if name == SETUP else classes.applied  # a submodule runs its setup where used
+    for cls in classes_named(tree, bound):
+        defining = next((base for base in cls.mro if name in base.names), None)
+        if defining is info:
+            return True
+    return False
 
 
 class Report:
@@ -173,23 +256,15 @@ frozen_sets: Final = checked_module.PerTree(lambda tree: dict[FuncDef, list[Repo
 """The reports of each method read so far in the tree checked now."""
 
 
-def bound_somewhere(tree: MypyFile, info: TypeInfo) -> bool:
-    """Whether the module runs ``init`` or ``apply`` of ``info`` or of a class deriving from it, or
-    makes one as a submodule (``linen_methods``): Flax makes such a module with a parent, and
-    freezes it in ``super().__post_init__()``."""
-    return any(info in base.mro for base in classes_named(tree, linen_methods.linen_classes(tree).started))
-
-
 def classes_named(tree: MypyFile, fullnames: set[str]) -> list[TypeInfo]:
     return [
         defn.info for defn in checked_module.statements_anywhere(tree.defs) if isinstance(defn, ClassDef) and defn.fullname in fullnames
     ]
 
 
-def targets_on(receiver: str, run: list[Statement]) -> list[tuple[Statement, MemberExpr]]:
-    """The first attribute of ``receiver`` each of the statements ``run`` sets (``self.h = h``,
-    ``self.a, self.b = ...``, ``self.count += 1``): the first raises."""
-    found: list[tuple[Statement, MemberExpr]] = []
+def every_target_on(receiver: str, run: list[Statement]) -> list[tuple[Statement, list[MemberExpr]]]:
+    """Every attribute of ``receiver`` each of the statements ``run`` sets, in order."""
+    found: list[tuple[Statement, list[MemberExpr]]] = []
     for statement in run:
         if isinstance(statement, AssignmentStmt):
             targets = [item for target in statement.lvalues for item in unpacked(target)]
@@ -199,8 +274,71 @@ def targets_on(receiver: str, run: list[Statement]) -> list[tuple[Statement, Mem
             continue
         on_receiver = [t for t in targets if isinstance(t, MemberExpr) and isinstance(t.expr, NameExpr) and t.expr.name == receiver]
         if on_receiver:
-            found.append((statement, on_receiver[0]))
+            found.append((statement, [t for t in on_receiver if not is_dunder(t.name)]))
     return found
+
+
+def is_dunder(name: str) -> bool:
+    """``__doc__``: Flax 0.12 lets any name starting ``__`` be set, Flax 0.10 none (``self.__private``
+    is stored mangled, which no release lets)."""
+    return name.startswith("__") and name.endswith("__")
+
+
+def targets_on(receiver: str, run: list[Statement]) -> list[tuple[Statement, MemberExpr]]:
+    """The first attribute of ``receiver`` each of the statements ``run`` sets (``self.h = h``,
+    ``self.a, self.b = ...``, ``self.count += 1``): the first raises."""
+    return [(statement, targets[0]) for statement, targets in every_target_on(receiver, run) if targets]
+
+
+def set_on_submodules(method: FuncDef, receiver: str, *, kept_on_self: bool) -> list[tuple[MemberExpr, CallExpr]]:
+    """Attributes set on a submodule the method made before, on the straight path of its body, each
+    with the call that made it: in a compact method through a local variable (``dense =
+    nn.Dense(10)``, then ``dense.features = 20``); in ``setup`` through the attribute of ``self`` it
+    was assigned to (``self.dense = nn.Dense(10)``, then ``self.dense.features = 20``; a local there
+    is not attached yet, and takes assignments)."""
+    made: dict[str, CallExpr] = {}
+    found: list[tuple[MemberExpr, CallExpr]] = []
+    for statement in statements.straight_path(method.body):
+        if not isinstance(statement, AssignmentStmt):
+            if any(isinstance(node, AssignmentExpr) for node in nodes.walk([statement])) or not isinstance(statement, ExpressionStmt):
+                made.clear()  # may bind the names kept (a walrus, a loop, a with): no longer known
+            continue
+        targets = [item for target in statement.lvalues for item in unpacked(target)]
+        for target in targets:
+            if isinstance(target, MemberExpr) and not is_dunder(target.name):
+                key = holder(target.expr, receiver, kept_on_self)
+                if key is not None and key in made:
+                    found.append((target, made[key]))
+        for target in targets:
+            key = holder(target, receiver, kept_on_self)
+            value = statement.rvalue if statement.lvalues == [target] else None
+            if key is None:
+                continue
+            if isinstance(value, CallExpr) and makes_linen_class(value.callee) and not linen_methods.may_pass_parent(value):
+                made[key] = value
+            else:
+                made.pop(key, None)
+    return found
+
+
+def holder(node: Expression, receiver: str, kept_on_self: bool) -> str | None:
+    """The name a submodule is kept under: ``self.dense`` in ``setup``, a local elsewhere."""
+    if kept_on_self:
+        on_self = isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr) and node.expr.name == receiver
+        return f"{receiver}.{node.name}" if isinstance(node, MemberExpr) and on_self else None
+    return node.name if isinstance(node, NameExpr) and node.kind == LDEF else None
+
+
+def submodule_report(target: MemberExpr, made: CallExpr) -> tuple[str, list[str]]:
+    """The message and notes of an attribute set on a submodule already made: a field of its class
+    goes to the call that makes it, anything else to a variable of its own."""
+    assert isinstance(made.callee, RefExpr) and isinstance(made.callee.node, TypeInfo)  # makes_linen_class says so
+    cls = made.callee.node
+    message = ON_SUBMODULE.format(target=written(target), cls=cls.name)
+    call = source(made)
+    if target.name in (mypy_internals.dataclass_fields(cls) or ()) and call is not None:
+        return message, [GIVE_WHERE_MADE.format(name=target.name, made=call)]
+    return message, [KEEP_APART.format(name=target.name)]
 
 
 def unpacked(target: Expression) -> list[Expression]:
@@ -214,12 +352,12 @@ def unpacked(target: Expression) -> list[Expression]:
 
 
 def after_super_post_init(method: FuncDef) -> list[Statement]:
-    """The statements of ``__post_init__`` that run after ``super().__post_init__()`` has, where
-    that call is a statement of the body itself."""
-    body = method.body.body
-    for index, statement in enumerate(body):
+    """The statements of ``__post_init__``'s straight path after ``super().__post_init__()``, where
+    that call is one of them."""
+    path = statements.straight_path(method.body)
+    for index, statement in enumerate(path):
         if isinstance(statement, ExpressionStmt) and calls_super_post_init(statement.expr):
-            return statements.statements_in(Block(body[index + 1 :]))
+            return path[index + 1 :]
     return []
 
 
@@ -228,22 +366,43 @@ def calls_super_post_init(node: Expression) -> bool:
 
 
 def fields_declared(info: TypeInfo, tree: MypyFile) -> set[str]:
-    """The dataclass fields ``info`` has that a class of the checked module declares in its body
-    as ``name: type`` or ``name: type = value`` (not ``= field(...)``, which may take the field out
-    of ``__init__``, nor a field of a class of another module, whose declaration is not read)."""
+    """The dataclass fields of ``info`` whose nearest declaration, in a class of the checked module,
+    is ``name: type`` or ``name: type = value``: not ``= field(...)``, which may take the field out of
+    ``__init__``, nor an ``InitVar``, nor one declared in a class of another module, whose
+    declaration is not read."""
     known = mypy_internals.dataclass_fields(info) or set()
     here = {defn.info for defn in checked_module.statements_anywhere(tree.defs) if isinstance(defn, ClassDef)}
-    found = set()
+    found: set[str] = set()
+    decided: set[str] = set()
     for base in info.mro:
-        if base not in here:
-            continue
-        for statement in base.defn.defs.body:
+        for statement in base.defn.defs.body if base in here else []:
             if not (isinstance(statement, AssignmentStmt) and statement.type is not None and len(statement.lvalues) == 1):
                 continue
             target = statement.lvalues[0]
-            if isinstance(target, NameExpr) and target.name in known and not isinstance(statement.rvalue, CallExpr):
+            if not isinstance(target, NameExpr) or target.name not in known or target.name in decided:
+                continue
+            decided.add(target.name)
+            declared = statement.unanalyzed_type
+            init_var = isinstance(declared, UnboundType) and declared.name.rpartition(".")[2] == "InitVar"
+            if not isinstance(statement.rvalue, CallExpr) and not init_var:
                 found.add(target.name)
+        if base not in here:
+            decided.update(name for name in base.names if name in known)  # declared there, unread
     return found
+
+
+def readable(info: TypeInfo, name: str) -> bool:
+    """Whether ``self.<name>`` holds a value before the method runs: a field, or an attribute that
+    ``setup`` sets (``self.steps += 1`` of a name set nowhere raises ``AttributeError`` first)."""
+    if name in (mypy_internals.dataclass_fields(info) or ()):
+        return True
+    setup = info.get_method(SETUP)
+    receiver = receiver_of(setup) if isinstance(setup, FuncDef) else None
+    return (
+        receiver is not None
+        and isinstance(setup, FuncDef)
+        and any(target.name == name for _, targets in every_target_on(receiver, reached(setup.body)) for target in targets)
+    )
 
 
 def may_make_module(value: Expression, receiver: str, info: TypeInfo) -> bool:
@@ -260,9 +419,13 @@ def may_make_module(value: Expression, receiver: str, info: TypeInfo) -> bool:
         elif isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr) and callee.expr.name == receiver:
             if not runs_bound_code(info, callee.name):
                 return True
-        elif not (isinstance(callee, MemberExpr) and callee.name in sites.ARRAY_METHODS and not isinstance(callee.expr, RefExpr)):
+        elif not (isinstance(callee, MemberExpr) and callee.name in sites.ARRAY_METHODS and not names_module_or_class(callee.expr)):
             return True
     return False
+
+
+def names_module_or_class(node: Expression) -> bool:
+    return isinstance(node, RefExpr) and isinstance(node.node, (MypyFile, TypeInfo))
 
 
 def runs_bound_code(info: TypeInfo, name: str) -> bool:
@@ -277,9 +440,12 @@ def runs_bound_code(info: TypeInfo, name: str) -> bool:
     return False
 
 
-def own_setattr(info: TypeInfo) -> bool:
-    """Whether a class of the user's among ``info``'s own defines ``__setattr__``."""
-    return any("__setattr__" in base.names for base in info.mro if not base.fullname.startswith(("flax.", "builtins.")))
+def own_attributes(info: TypeInfo) -> bool:
+    """Whether Flax's ``__setattr__`` decides the class's attributes: no class of the user's among
+    its own defines ``__setattr__``, and none derives from something mypy could not resolve (a base
+    imported from a module it does not find may define one)."""
+    user_classes = [base for base in info.mro if not base.fullname.startswith(("flax.", "builtins."))]
+    return not any("__setattr__" in base.names or base.fallback_to_any for base in user_classes)
 
 
 def written(target: MemberExpr) -> str:
@@ -310,10 +476,17 @@ def free_name(info: TypeInfo, name: str) -> str:
     return candidate
 
 
-def report_in_compact(api: CheckerPluginInterface, target: MemberExpr, method: FuncDef, decorator: Decorator, shown: bool) -> None:
-    """An attribute of ``self`` set in a compact method."""
-    message = IN_COMPACT.format(target=written(target), method=method.name)
-    notes = [FROZEN_WAY.format(name=target.name), SUBMODULE_IN_SETUP]
+def frozen_notes(target: MemberExpr, receiver: str, info: TypeInfo) -> list[str]:
+    """Return or sow the value; for a name that is no field, ``setup`` may keep it."""
+    notes = [FROZEN_WAY.format(receiver=receiver, name=target.name)]
+    return notes if target.name in (mypy_internals.dataclass_fields(info) or ()) else [*notes, SUBMODULE_IN_SETUP]
+
+
+def report_in_compact(
+    api: CheckerPluginInterface, target: MemberExpr, method: FuncDef, decorator: Decorator, shown: bool, message: str, notes: list[str]
+) -> None:
+    """An attribute set in a compact method: at the line, or at ``@nn.compact`` with a note naming
+    the line where mypy does not check the body."""
     if shown:
         reporting.error_with_notes(api, target, CODE, message, notes)
     else:

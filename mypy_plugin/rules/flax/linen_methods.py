@@ -12,6 +12,7 @@ on the straight path of its body (whenever it runs from the plain start, it rais
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Final, NamedTuple
 
 from mypy.nodes import (
@@ -59,6 +60,7 @@ NAME_SCOPE: Final = "flax.linen.module.compact_name_scope"
 """A decorator under which a method may make submodules itself, though the methods it calls on
 ``self`` may not (where nothing compact runs it)."""
 PARTIAL: Final = "functools.partial"
+METHODS: Final = (FuncDef, Decorator, OverloadedFuncDef)
 LAZY: Final = (LambdaExpr, GeneratorExpr)
 """Expressions whose inside runs later, elsewhere (a generator consumed in a compact method)."""
 MAYBE: Final = (*LAZY, ConditionalExpr, ListComprehension, SetComprehension, DictionaryComprehension)
@@ -92,11 +94,16 @@ class LinenClasses:
             for base in defn.info.mro:
                 self.related.setdefault(base.fullname, set()).update(each.fullname for each in defn.info.mro)
         uses = Uses(tree, self.bindings)
-        self.started = uses.started | set(uses.given_as_method)
-        """The classes whose methods the module runs bound (``Uses.started``, and ``method=``)."""
+        self.applied = uses.started | set(uses.given_as_method)
+        self.made_as_submodule = uses.made_as_submodule
+        """The classes whose methods the module runs bound through ``init`` or ``apply`` (``Uses.started``,
+        and ``method=``)."""
+        self.defined_twice = {name for name, count in Counter(defn.name for defn in classes).items() if count > 1}
+        """The names of classes the module defines more than once (a notebook's cell run again): which
+        of them a call makes is not read."""
         redefined = names_redefined_below(classes)
         for defn in classes:
-            if defn.info.has_base(LINEN_MODULE):
+            if defn.info.has_base(LINEN_MODULE) and defn.name not in self.defined_twice:
                 self.outside.update(self.runs_outside_compact(defn, uses, redefined.get(defn.info.fullname, set())))
 
     def runs_outside_compact(self, defn: ClassDef, uses: Uses, redefined: set[str]) -> dict[FuncDef, bool]:
@@ -116,7 +123,7 @@ class LinenClasses:
         }
         runnable = {**plain, **name_scoped}
         starts = uses.given_as_method.get(info.fullname, set()) & set(runnable)
-        if ENTRY in plain and info.fullname in uses.started and self.run_only_by(uses.reads.get(ENTRY, []), set(), info):
+        if ENTRY in plain and started(info, uses) and self.run_only_by(uses.reads.get(ENTRY, []), set(), info):
             starts.add(ENTRY)  # no other code names it, nor runs it from compact code
         reached = set(starts)
         pending = list(starts)
@@ -150,6 +157,18 @@ class LinenClasses:
         elif isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr) and callee.expr.name == receiver_of(method):
             values = attribute_bindings(method.info.defn, callee.name)
         return bool(values) and all(value is not None and partial_of_a_linen_class(value) for value in values)
+
+
+def started(info: TypeInfo, uses: Uses) -> bool:
+    """Whether the module runs ``__call__`` of ``info`` bound: through ``init`` or ``apply``
+    (``Uses.started``), or as a submodule made in a Linen method, where no other method of the class
+    is read but on ``self`` (the module making it may call only that one)."""
+    if info.fullname in uses.started:
+        return True
+    if info.fullname not in uses.made_as_submodule:
+        return False
+    others = [name for name, node in info.names.items() if name not in (ENTRY, "setup") and isinstance(node.node, METHODS)]
+    return not any(not use.on_self for name in others for use in uses.reads.get(name, []))
 
 
 def partial_of_a_linen_class(value: Expression) -> bool:
@@ -187,15 +206,20 @@ class Uses:
     the receiver passed on as a value, ``map(self, xs)``, may; from a function or lambda defined in
     the method it counts as a plain read); the names each method calls on its receiver; the
     classes whose ``__call__`` the module runs bound (``started``): ``init`` or ``apply`` of it called
-    without ``method=`` or passed on (``apply_fn=model.apply``), or the class made in a method of
-    a Linen class, as a submodule; and the methods given ``init`` or ``apply`` as ``method=``, by
-    class (``Model.encode``, or ``model.encode`` and ``"encode"`` where ``model`` is a module-level
-    name only ever bound to ``Model(...)``)."""
+    without ``method=``, or passed on (``apply_fn=model.apply``) where no call of the module names a
+    ``method=``; the classes made in a method of a Linen class, as a submodule, without a parent of
+    their own (``made_as_submodule``: ``started`` says where that runs ``__call__``); and the
+    methods given ``init`` or ``apply`` as ``method=``, by class (``Model.encode``, or
+    ``model.encode`` and ``"encode"`` where ``model`` is a module-level name only ever bound to
+    ``Model(...)``)."""
 
     def __init__(self, tree: MypyFile, bound: Bindings) -> None:
         self.reads: dict[str, list[Use]] = {}
         self.called_on_self: dict[FuncItem, set[str]] = {}
         self.started: set[str] = set()
+        self.made_as_submodule: set[str] = set()
+        self.passed_on: set[str] = set()
+        method_given = False
         self.given_as_method: dict[str, set[str]] = {}
         given_nodes: set[int] = set()
         starter_calls: set[int] = set()
@@ -212,14 +236,15 @@ class Uses:
                 for cls, name, argument in methods_given(node, bound):
                     self.given_as_method.setdefault(cls, set()).add(name)
                     given_nodes.add(id(argument))
+                method_given = method_given or "method" in node.arg_names
                 made = made_class(node)
                 if made is not None and isinstance(function, FuncDef) and function.info is not FUNC_NO_INFO:
-                    if function.info.has_base(LINEN_MODULE):
-                        self.started.add(made)
+                    if function.info.has_base(LINEN_MODULE) and not may_pass_parent(node):
+                        self.made_as_submodule.add(made)
                 if isinstance(node.callee, MemberExpr) and node.callee.name in STARTERS:
                     starter_calls.add(id(node.callee))
                     if "method" not in node.arg_names:
-                        self.start(node.callee, bound)
+                        self.start(node.callee, bound, self.started)
                 called = called_on(node, receiver)
                 if called is not None:
                     own = receiver_of(function) == receiver
@@ -234,21 +259,23 @@ class Uses:
             elif isinstance(node, (MemberExpr, SuperExpr)) and id(node) not in given_nodes:
                 self.read(node.name, Use(function, False))
                 if isinstance(node, MemberExpr) and node.name in STARTERS and id(node) not in starter_calls:
-                    self.start(node, bound)
+                    self.start(node, bound, self.passed_on)
                 if isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr) and node.expr.name == receiver:
                     continue  # ``self.x``: the receiver read for an attribute, not passed on
             elif isinstance(node, StrExpr) and node.value.isidentifier():
                 self.read(node.value, Use(function, False))
             pending.extend((child, function, receiver) for child in nodes.children(node))
+        if not method_given:  # passed on (apply_fn=model.apply), it runs __call__ unless some call names a method
+            self.started |= self.passed_on
 
     def read(self, name: str, use: Use) -> None:
         self.reads.setdefault(name, []).append(use)
 
-    def start(self, starter: MemberExpr, bound: Bindings) -> None:
+    def start(self, starter: MemberExpr, bound: Bindings, started: set[str]) -> None:
         """``model.init``, ``model.apply``: the class of ``model``, where it is known, runs ``__call__``."""
         cls = class_named_by(starter.expr, bound)
         if cls is not None:
-            self.started.add(cls)
+            started.add(cls)
 
 
 def called_on(call: CallExpr, receiver: str | None) -> str | None:
