@@ -163,3 +163,22 @@ def pattern_names(pattern: Pattern) -> set[str]:
         elif isinstance(current, ClassPattern):
             pending += [*current.positionals, *current.keyword_values]
     return found
+
+
+def assignment_targets(statement: Statement) -> list[Expression]:
+    """What an assignment binds (each item of a tuple target); nothing for other statements."""
+    if isinstance(statement, OperatorAssignmentStmt):
+        return [statement.lvalue]
+    if not isinstance(statement, AssignmentStmt):
+        return []
+    found: list[Expression] = []
+    pending: list[Expression] = list(statement.lvalues)
+    while pending:
+        target = pending.pop(0)
+        if isinstance(target, (TupleExpr, ListExpr)):
+            pending[:0] = target.items
+        elif isinstance(target, StarExpr):
+            pending.insert(0, target.expr)
+        else:
+            found.append(target)
+    return found

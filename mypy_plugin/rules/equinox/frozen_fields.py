@@ -50,7 +50,6 @@ from mypy.nodes import (
     NameExpr,
     OperatorAssignmentStmt,
     RefExpr,
-    StarExpr,
     Statement,
     StrExpr,
     TupleExpr,
@@ -193,7 +192,7 @@ def targets_on_self(method: FuncDef) -> list[tuple[Statement, MemberExpr]]:
     return [
         (statement, target)
         for statement in statements.statements_in(method.body)
-        for target in assignment_targets(statement)
+        for target in statements.assignment_targets(statement)
         if isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr) and target.expr.node is receiver
     ]
 
@@ -341,25 +340,6 @@ def class_attribute(info: TypeInfo, name: str) -> bool:
 
 def is_dunder(name: str) -> bool:
     return name.startswith("__") and name.endswith("__")
-
-
-def assignment_targets(statement: Statement) -> list[Expression]:
-    """What an assignment binds (each item of a tuple target); nothing for other statements."""
-    if isinstance(statement, OperatorAssignmentStmt):
-        return [statement.lvalue]
-    if not isinstance(statement, AssignmentStmt):
-        return []
-    found: list[Expression] = []
-    pending: list[Expression] = list(statement.lvalues)
-    while pending:
-        target = pending.pop(0)
-        if isinstance(target, (TupleExpr, ListExpr)):
-            pending[:0] = target.items
-        elif isinstance(target, StarExpr):
-            pending.insert(0, target.expr)
-        else:
-            found.append(target)
-    return found
 
 
 def undeclared_raises() -> str | None:

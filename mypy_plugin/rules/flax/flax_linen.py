@@ -42,11 +42,10 @@ from mypy.types import Instance, Type
 from mypy_plugin.lib import checked_module, errorcodes, mypy_internals, nodes, reporting, statements
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
+from mypy_plugin.rules.flax.linen_methods import COMPACT, LINEN_MODULE
 
 UNBOUND_CODE: Final = errorcodes.LINEN_UNBOUND
 
-COMPACT: Final = "flax.linen.module.compact"
-LINEN_MODULE: Final = "flax.linen.module.Module"
 COMPACT_LAYERS: Final = frozenset(
     {
         "flax.linen.activation.PReLU", "flax.linen.attention.MultiHeadAttention",

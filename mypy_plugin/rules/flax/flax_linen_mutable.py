@@ -45,13 +45,13 @@ from mypy.types import Instance, Type
 from mypy_plugin.lib import errorcodes, fullnames, mypy_internals, nodes, reporting, statements
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
+from mypy_plugin.rules.flax.linen_methods import LINEN_MODULE
 
 CODE: Final = errorcodes.LINEN_MUTABLE
 
 APPLY: Final = "apply"
 """Keyed by the method's name: mypy names a method after the receiver's class
 (``models.CNN.apply``), not after Flax's class that defines it."""
-LINEN_MODULE: Final = "flax.linen.module.Module"
 BATCH_NORM: Final = "flax.linen.normalization.BatchNorm"
 COLLECTION: Final = "batch_stats"
 DEPTH: Final = 3

@@ -21,7 +21,7 @@ in ``self.h = h`` too), each method once: a project without Flax loads nothing o
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, TypeGuard
 
 from mypy.nodes import (
     FUNC_NO_INFO,
@@ -37,7 +37,6 @@ from mypy.nodes import (
     Expression,
     ExpressionStmt,
     FuncDef,
-    ListExpr,
     MemberExpr,
     MypyFile,
     NameExpr,
@@ -45,11 +44,9 @@ from mypy.nodes import (
     RaiseStmt,
     RefExpr,
     ReturnStmt,
-    StarExpr,
     Statement,
     SuperExpr,
     TryStmt,
-    TupleExpr,
     TypeInfo,
     Var,
 )
@@ -62,11 +59,10 @@ from mypy_plugin.lib import checked_module, errorcodes, mypy_internals, nodes, r
 from mypy_plugin.lib.rule import Rule
 from mypy_plugin.lib.source import source
 from mypy_plugin.rules.flax import linen_methods
-from mypy_plugin.rules.flax.linen_methods import LINEN_MODULE
+from mypy_plugin.rules.flax.linen_methods import COMPACT, LINEN_MODULE
 
 CODE: Final = errorcodes.LINEN_FROZEN
 
-COMPACT: Final = "flax.linen.module.compact"
 SETUP: Final = "setup"
 POST_INIT: Final = "__post_init__"
 SAFE_CALLS: Final = ("jax.", "numpy.", "builtins.", "math.", "operator.")
@@ -106,12 +102,7 @@ def on_compact(ctx: FunctionContext) -> Type:
         if not isinstance(statement, AssignmentStmt):
             continue
         for target in statement.lvalues:
-            if (
-                isinstance(target, MemberExpr)
-                and isinstance(target.expr, NameExpr)
-                and target.expr.name == receiver
-                and not is_dunder(target.name)
-            ):
+            if attribute_of(target, receiver) and not is_dunder(target.name):
                 message, notes = IN_COMPACT.format(target=written(target), method=method.name), frozen_notes(target, receiver, method.info)
                 report_in_compact(ctx.api, target, method, decorator, shown, message, notes)
     for target, made in set_on_submodules(method, receiver, kept_on_self=False):
@@ -266,16 +257,16 @@ def every_target_on(receiver: str, run: list[Statement]) -> list[tuple[Statement
     """Every attribute of ``receiver`` each of the statements ``run`` sets, in order."""
     found: list[tuple[Statement, list[MemberExpr]]] = []
     for statement in run:
-        if isinstance(statement, AssignmentStmt):
-            targets = [item for target in statement.lvalues for item in unpacked(target)]
-        elif isinstance(statement, OperatorAssignmentStmt):
-            targets = [statement.lvalue]
-        else:
-            continue
-        on_receiver = [t for t in targets if isinstance(t, MemberExpr) and isinstance(t.expr, NameExpr) and t.expr.name == receiver]
+        targets = statements.assignment_targets(statement)
+        on_receiver = [target for target in targets if attribute_of(target, receiver)]
         if on_receiver:
             found.append((statement, [t for t in on_receiver if not is_dunder(t.name)]))
     return found
+
+
+def attribute_of(node: Expression, receiver: str) -> TypeGuard[MemberExpr]:
+    """``self.<name>``: an attribute of the method's receiver."""
+    return isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr) and node.expr.name == receiver
 
 
 def is_dunder(name: str) -> bool:
@@ -303,7 +294,7 @@ def set_on_submodules(method: FuncDef, receiver: str, *, kept_on_self: bool) -> 
             if any(isinstance(node, AssignmentExpr) for node in nodes.walk([statement])) or not isinstance(statement, ExpressionStmt):
                 made.clear()  # may bind the names kept (a walrus, a loop, a with): no longer known
             continue
-        targets = [item for target in statement.lvalues for item in unpacked(target)]
+        targets = statements.assignment_targets(statement)
         for target in targets:
             if isinstance(target, MemberExpr) and not is_dunder(target.name):
                 key = holder(target.expr, receiver, kept_on_self)
@@ -324,8 +315,7 @@ def set_on_submodules(method: FuncDef, receiver: str, *, kept_on_self: bool) -> 
 def holder(node: Expression, receiver: str, kept_on_self: bool) -> str | None:
     """The name a submodule is kept under: ``self.dense`` in ``setup``, a local elsewhere."""
     if kept_on_self:
-        on_self = isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr) and node.expr.name == receiver
-        return f"{receiver}.{node.name}" if isinstance(node, MemberExpr) and on_self else None
+        return f"{receiver}.{node.name}" if attribute_of(node, receiver) else None
     return node.name if isinstance(node, NameExpr) and node.kind == LDEF else None
 
 
@@ -339,16 +329,6 @@ def submodule_report(target: MemberExpr, made: CallExpr) -> tuple[str, list[str]
     if target.name in (mypy_internals.dataclass_fields(cls) or ()) and call is not None:
         return message, [GIVE_WHERE_MADE.format(name=target.name, made=call)]
     return message, [KEEP_APART.format(name=target.name)]
-
-
-def unpacked(target: Expression) -> list[Expression]:
-    """What a target binds, in order: the items of a tuple or list target, starred or not, and
-    theirs (``self.config.mesh`` is one target, an attribute of ``self.config``)."""
-    if isinstance(target, (TupleExpr, ListExpr)):
-        return [each for item in target.items for each in unpacked(item)]
-    if isinstance(target, StarExpr):
-        return unpacked(target.expr)
-    return [target]
 
 
 def after_super_post_init(method: FuncDef) -> list[Statement]:
@@ -398,11 +378,9 @@ def readable(info: TypeInfo, name: str) -> bool:
         return True
     setup = info.get_method(SETUP)
     receiver = receiver_of(setup) if isinstance(setup, FuncDef) else None
-    return (
-        receiver is not None
-        and isinstance(setup, FuncDef)
-        and any(target.name == name for _, targets in every_target_on(receiver, reached(setup.body)) for target in targets)
-    )
+    if receiver is None or not isinstance(setup, FuncDef):
+        return False
+    return any(target.name == name for _, targets in every_target_on(receiver, reached(setup.body)) for target in targets)
 
 
 def may_make_module(value: Expression, receiver: str, info: TypeInfo) -> bool:
@@ -416,7 +394,7 @@ def may_make_module(value: Expression, receiver: str, info: TypeInfo) -> bool:
                 return True
         elif isinstance(callee, RefExpr) and callee.fullname and callee.fullname.startswith(SAFE_CALLS):
             continue
-        elif isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr) and callee.expr.name == receiver:
+        elif attribute_of(callee, receiver):
             if not runs_bound_code(info, callee.name):
                 return True
         elif not (isinstance(callee, MemberExpr) and callee.name in sites.ARRAY_METHODS and not names_module_or_class(callee.expr)):
@@ -431,7 +409,8 @@ def names_module_or_class(node: Expression) -> bool:
 def runs_bound_code(info: TypeInfo, name: str) -> bool:
     """Whether ``self.<name>(...)`` calls a submodule (an attribute typed as a Linen module) or a
     compact method: code that makes its submodules where Flax lets it."""
-    node = info.get(name).node if info.get(name) is not None else None  # type: ignore[union-attr]
+    found = info.get(name)
+    node = found.node if found is not None else None
     if isinstance(node, Var):
         declared = get_proper_type(node.type)
         return isinstance(declared, Instance) and declared.type.has_base(LINEN_MODULE)

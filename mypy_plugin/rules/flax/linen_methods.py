@@ -52,6 +52,7 @@ from mypy_plugin.analyses.transforms import receiver_of
 from mypy_plugin.lib import checked_module, mypy_internals, nodes
 
 LINEN_MODULE: Final = "flax.linen.module.Module"
+COMPACT: Final = "flax.linen.module.compact"
 ENTRY: Final = "__call__"
 """The method ``init`` and ``apply`` run unless told another (``method=``)."""
 STARTERS: Final = frozenset({"init", "apply", "init_with_output"})
@@ -95,9 +96,9 @@ class LinenClasses:
                 self.related.setdefault(base.fullname, set()).update(each.fullname for each in defn.info.mro)
         uses = Uses(tree, self.bindings)
         self.applied = uses.started | set(uses.given_as_method)
-        self.made_as_submodule = uses.made_as_submodule
         """The classes whose methods the module runs bound through ``init`` or ``apply`` (``Uses.started``,
         and ``method=``)."""
+        self.made_as_submodule = uses.made_as_submodule
         self.defined_twice = {name for name, count in Counter(defn.name for defn in classes).items() if count > 1}
         """The names of classes the module defines more than once (a notebook's cell run again): which
         of them a call makes is not read."""
